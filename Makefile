@@ -1,0 +1,45 @@
+# Entry points for a fresh Debian 12 machine:
+#   make run       installs missing packages, builds, simulates the default workload
+#   make test      installs missing packages, builds, runs the whole test suite (ctest)
+#   make validate  the paper reproductions (validation/flowcut, validation/staircase),
+#                  then the emulated cluster end to end (root): set up, calibrate, run
+#                  and predict the accuracy suite, report, tear down (validation/testbed)
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+JOBS ?= $(shell nproc)
+
+RUN_PLATFORM ?= platforms/epyc-rome-2node.yaml
+RUN_PATTERN  ?= traces/samples/halo-256.pattern
+RUN_MODEL    ?= maxmin
+
+.PHONY: all deps configure build run test bench validate clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) > /dev/null
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/bin/contend simulate --platform $(RUN_PLATFORM) --pattern $(RUN_PATTERN) --model $(RUN_MODEL) --mapping block
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	bench/engine_scaling.sh --models staircase
+	bench/engine_scaling.sh --models maxmin --ranks 512 --time-limit 300
+	bench/flowcut_scaling.sh --ranks "512 2048"
+
+validate: build
+	validation/flowcut/run.sh $(BUILD_DIR)/bin/contend
+	validation/staircase/run.sh $(BUILD_DIR)/bin/contend
+	validation/testbed/validate.sh $(BUILD_DIR) full
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,101 @@
+#pragma once
+// Which elementary conflict each inter-node flow is in, and its flow cut
+// (Martinasso & Mehaut, RR-5910, Sec. 5.1-5.2, rules R1-R3), kept up to date
+// as flows come and go. Plain data, no SimGrid: the model (flowcut.cpp) turns
+// cuts into rates.
+//
+// At every node X the flows leaving X and the flows entering X are looked at:
+//  - same direction (R2, R3): two or more flows leaving X (outgo, C<-X->) or
+//    entering X (income, C->X<-) are in conflict, and such conflicts dominate
+//    mixed ones. Flows linked through groups of exactly two form a chain
+//    (0 <- 1 -> 2 <- 3 ...); its flows take the table's sequence for an odd
+//    or even number of conflicts, repeated along the chain from the end whose
+//    flow started first (a cycle: from its earliest flow). A flow in a group
+//    of k >= 3 (never on the paper's dual-processor nodes) takes
+//    (k - 1) x odd_conflicts[0]: with the paper's cut 1 the k flows share the
+//    link evenly. A flow in both takes the larger cut.
+//  - mixed (R1): the remaining ("free") flows form chains in the direction of
+//    the data, X's incoming flow followed by X's outgoing one. Each chain is
+//    cut into consecutive pairs from its origin (0->1->2->3 gives 0->1->2 &
+//    2->3), each pair a C->X-> conflict (incoming, outgoing cut); a cycle is
+//    paired from its earliest flow.
+//  - alone: a free flow left unpaired is a 1-communication conflict (Table 2,
+//    column "C-> Include" or "Start/End") if other flows touch both its ends
+//    or only one; a flow touching no other flow is without conflict (cut 0).
+//
+// update() re-evaluates only what may have changed: the flows of the nodes
+// where a flow came or went, the chains through them, and the chains they
+// belonged to before. Its cost follows those flows, not all the flows.
+#include <cstdint>
+#include <vector>
+
+#include "flowcut/cut_table.hpp"
+
+namespace contend {
+
+class ConflictGraph {
+ public:
+  using FlowId = std::uint32_t;
+  enum class Conflict : std::uint8_t { None, SameDirection, Incoming, Outgoing, AloneInclude, AloneStartEnd };
+
+  explicit ConflictGraph(FlowCutTable table) : table_(std::move(table)) {}
+
+  // A flow from src_node to dst_node (different nodes) starts moving data.
+  // `order` breaks ties between chain ends: the smaller started first.
+  void add(FlowId id, int src_node, int dst_node, std::uint64_t order);
+  void remove(FlowId id);
+  // Re-evaluates every flow whose conflict may have changed since the last
+  // call; returns, each once, the flows added since and those whose cut or
+  // conflict changed. Valid until the next call.
+  const std::vector<FlowId>& update();
+
+  bool contains(FlowId id) const { return id < flows_.size() && flows_[id].live; }
+  double cut(FlowId id) const { return flows_[id].cut; }
+  Conflict conflict(FlowId id) const { return flows_[id].conflict; }
+  std::size_t size() const { return live_; }
+
+ private:
+  static constexpr FlowId kNone = 0xffffffffu;
+  struct Flow {
+    int src = 0, dst = 0;
+    std::uint32_t pos_out = 0, pos_in = 0;  // index in the nodes' lists
+    std::uint64_t order = 0;
+    bool live = false;
+    bool added = false;  // not evaluated yet
+    double cut = 0;
+    Conflict conflict = Conflict::None;
+    FlowId links[4] = {kNone, kNone, kNone, kNone};  // chain neighbours at the last evaluation
+    std::uint32_t stamp = 0;                         // evaluated in update() number `stamp`
+  };
+  struct Node {
+    std::vector<FlowId> out, in;
+    std::uint32_t stamp = 0;  // marked dirty for update() number `stamp`
+    bool out_changed = false, in_changed = false;  // since the last update()
+  };
+
+  Node& node(int n);
+  void mark_dirty(int n, bool out_list);
+  void seed(FlowId id);
+  bool grouped(FlowId id) const;
+  double crowded_cut(FlowId id) const;
+  FlowId pair_neighbour(FlowId id, bool via_destination) const;
+  FlowId predecessor(FlowId id) const;
+  FlowId successor(FlowId id) const;
+  std::vector<FlowId> pair_chain(FlowId start, bool& cycle) const;
+  std::vector<FlowId> mixed_chain(FlowId start, bool& cycle) const;
+  void evaluate_pair_chain(FlowId start);
+  void evaluate_mixed_chain(FlowId start);
+  void evaluate_alone(FlowId id);
+  void settle(FlowId id, Conflict conflict, double cut);
+
+  FlowCutTable table_;
+  std::vector<Flow> flows_;
+  std::vector<Node> nodes_;
+  std::vector<int> dirty_;
+  std::vector<FlowId> seeds_;
+  std::vector<FlowId> changed_;
+  std::uint32_t round_ = 1;
+  std::size_t live_ = 0;
+};
+
+}  // namespace contend

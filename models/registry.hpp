@@ -1,0 +1,9 @@
+#pragma once
+#include "engine/model.hpp"
+
+namespace contend {
+
+// Every model contend knows, by name.
+const ModelRegistry& all_models();
+
+}  // namespace contend

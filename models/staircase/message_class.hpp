@@ -1,0 +1,44 @@
+#pragma once
+// Messages of one receiving process that share its bandwidth equally: every
+// active message receives the same amount per unit of time, so they
+// complete in order of size (Thune et al., eq. (9)). Instead of updating
+// each message, the class keeps one counter `served` (bytes each active
+// message has received since the class began) and, per message, the value
+// of `served` at which it completes (served at its start + its size): an
+// event touches the class in O(log m), whatever its number m of messages.
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "engine/transfer.hpp"
+
+namespace contend {
+
+class MessageClass {
+ public:
+  bool empty() const { return heap_.empty(); }
+  int count() const { return static_cast<int>(heap_.size()); }
+
+  // Each active message received `bytes` more.
+  void serve(double bytes) { served_ += bytes; }
+  void add(TransferId id, double bytes);
+  // Bytes the smallest message still needs.
+  double smallest_gap() const { return heap_.top().threshold - served_; }
+  // Bytes all active messages still need together.
+  double remaining_volume() const;
+  // Removes the messages whose remaining bytes are at most `tolerance`
+  // (and, if `force`, the smallest one whatever its gap), appending them.
+  void pop_completed(double tolerance, bool force, std::vector<TransferId>& out);
+
+ private:
+  struct Entry {
+    double threshold;  // value of served_ at which the message completes
+    TransferId id;
+    bool operator>(const Entry& o) const { return threshold > o.threshold || (threshold == o.threshold && id > o.id); }
+  };
+  double served_ = 0;
+  double threshold_sum_ = 0;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
+};
+
+}  // namespace contend

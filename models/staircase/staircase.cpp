@@ -1,0 +1,155 @@
+// Model `staircase`: Thune, Reinemo, Skeie, Cai, "Detailed Modeling of
+// Heterogeneous and Contention-Constrained Point-to-Point MPI
+// Communication", IEEE TPDS 34(5), 2023.
+//
+// Description: groups of receiving processes share each level's tabulated
+//   BW_MP(n) evenly, split evenly over each process's messages; intra- and
+//   inter-socket traffic mix by eq. (12); inter-node flows are further held
+//   back by overloaded fabric links (FabricSharing). A message first waits
+//   its route's latency (as in maxmin), then joins the sharing.
+// Parameters (models.staircase, all optional):
+//   levels: concurrent | sequential   whether a process's intra- and
+//                                     inter-node receives overlap (default
+//                                     concurrent; sequential is eq. (18)'s
+//                                     assumption)
+//   fabric: true | false              share the network links beyond the
+//                                     NICs (default true)
+// Validation: tests/unit/test_staircase_*.cpp and tests/sim/test_staircase.cpp
+//   (simulation equals eqs. (7) and (13)-(14) with zero latency), and
+//   validation/staircase/.
+#include "staircase.hpp"
+
+#include <map>
+#include <queue>
+
+#include "engine/fluid_model.hpp"
+#include "simgrid/s4u.hpp"
+#include "platform/simgrid_platform.hpp"
+
+namespace contend {
+namespace {
+namespace sg4 = simgrid::s4u;
+
+class StaircaseModel final : public FluidModel {
+ public:
+  StaircaseModel(const ModelContext& c, StaircaseOptions options)
+      : FluidModel(c), sharing_(c.platform, c.mapping, options, make_fabric(c, options)) {}
+
+ protected:
+  void on_start(TransferId id, double now) override {
+    const Transfer& t = sink().transfer(id);
+    const double ready = now + latency(t);
+    if (ready <= now) {
+      activate(id, now);
+    } else {
+      waiting_.push(Waiting{ready, id});
+    }
+  }
+
+  double next_event() const override {
+    const double latency_end = waiting_.empty() ? kNever : waiting_.top().time;
+    return std::min(latency_end, sharing_.next_event());
+  }
+
+  void advance(double now, std::vector<Completion>& completed) override {
+    // Latency ends and group events, in time order.
+    while (!waiting_.empty() && waiting_.top().time <= now) {
+      const Waiting w = waiting_.top();
+      waiting_.pop();
+      sharing_.advance(w.time, done_);
+      activate(w.id, w.time);
+    }
+    sharing_.advance(now, done_);
+    for (const auto& d : done_) completed.push_back(Completion{d.id, d.time});
+    done_.clear();
+  }
+
+ private:
+  struct Waiting {
+    double time;
+    TransferId id;
+    bool operator>(const Waiting& o) const { return time > o.time || (time == o.time && id > o.id); }
+  };
+
+  static std::unique_ptr<FabricSharing> make_fabric(const ModelContext& c, const StaircaseOptions& options) {
+    (void)options;
+    if (c.platform.nodes.count < 2 || !fabric_enabled(c.parameters)) return nullptr;
+    const SimgridPlatform* simgrid = &c.simgrid;
+    return std::make_unique<FabricSharing>([simgrid](int a, int b) {
+      // The links beyond the nodes' own: the route without the NIC links
+      // (the staircase's node groups stand for them) and without each node's
+      // cable to its first switch (the NIC's link, as fast as the NIC). On a
+      // star nothing remains; on a fat tree or a Dragonfly+ the switch-to-
+      // switch links do.
+      std::vector<sg4::Link*> links;
+      for (auto* link : simgrid->node_route(a, b)) {
+        if (link != simgrid->nic_out(a) && link != simgrid->nic_in(b)) links.push_back(link);
+      }
+      std::vector<FabricSharing::LinkRef> refs;
+      for (std::size_t i = 1; i + 1 < links.size(); ++i) {
+        refs.push_back(FabricSharing::LinkRef{links[i], links[i]->get_bandwidth()});
+      }
+      return refs;
+    });
+  }
+
+  static bool fabric_enabled(const YamlField& params) {
+    const auto f = params.child("fabric");
+    return !f.present() || f.as_bool();
+  }
+
+  // The level's tau; between nodes, the SimGrid route's latency (tau, the
+  // NICs and the network links), as maxmin sees it.
+  double latency(const Transfer& t) {
+    if (t.level != Level::InterNode) return context().platform.level(t.level).latency;
+    const int a = context().mapping[t.src].node;
+    const int b = context().mapping[t.dst].node;
+    auto [it, inserted] = route_latency_.try_emplace({a, b}, 0.0);
+    if (inserted) context().simgrid.node_route(a, b, &it->second);
+    return it->second;
+  }
+
+  void activate(TransferId id, double at) {
+    const Transfer& t = sink().transfer(id);
+    sharing_.add(id, t.src, t.dst, t.level, static_cast<double>(t.bytes), at, done_);
+  }
+
+  StaircaseSharing sharing_;
+  std::priority_queue<Waiting, std::vector<Waiting>, std::greater<>> waiting_;
+  std::map<std::pair<int, int>, double> route_latency_;
+  std::vector<StaircaseSharing::Completion> done_;
+};
+
+}  // namespace
+
+StaircaseOptions parse_staircase_options(const YamlField& section) {
+  StaircaseOptions o;
+  if (!section.present()) return o;
+  section.allow_only({"levels", "fabric"});
+  if (auto levels = section.child("levels"); levels.present()) {
+    const std::string value = levels.as_string();
+    if (value == "sequential") {
+      o.sequential_levels = true;
+    } else if (value != "concurrent") {
+      levels.fail("concurrent or sequential");
+    }
+  }
+  if (auto fabric = section.child("fabric"); fabric.present()) fabric.as_bool();
+  return o;
+}
+
+ModelInfo staircase_model_info() {
+  ModelInfo info;
+  info.name = "staircase";
+  info.description = "staircase fair sharing of BW_MP(n) per group of processes (socket, node), mixed "
+                     "intra/inter-socket levels";
+  info.citation = "Thune, Reinemo, Skeie, Cai, Detailed Modeling of Heterogeneous and Contention-Constrained "
+                  "Point-to-Point MPI Communication, IEEE TPDS 2023";
+  info.validate = [](const Platform&, const YamlField& params) { parse_staircase_options(params); };
+  info.create = [](const ModelContext& c) {
+    return std::make_unique<StaircaseModel>(c, parse_staircase_options(c.parameters));
+  };
+  return info;
+}
+
+}  // namespace contend

@@ -1,0 +1,14 @@
+#pragma once
+#include "engine/model.hpp"
+#include "staircase_sharing.hpp"
+
+namespace contend {
+
+// Thune et al.'s staircase contention model, simulated (see staircase.cpp).
+ModelInfo staircase_model_info();
+
+// The model's options from its platform section (models.staircase), with
+// file:line errors.
+StaircaseOptions parse_staircase_options(const YamlField& section);
+
+}  // namespace contend

@@ -1,0 +1,377 @@
+#include "staircase_sharing.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace contend {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// A message is complete when it lacks at most this many bytes: rounding in
+// the served counters, never a real remainder (1e-6 B is 1e-15 s at 1 GB/s).
+constexpr double kByteTolerance = 1e-6;
+
+}  // namespace
+
+StaircaseSharing::StaircaseSharing(const Platform& platform, const Mapping& mapping, StaircaseOptions options,
+                                   std::unique_ptr<FabricSharing> fabric)
+    : platform_(platform), options_(options), fabric_(std::move(fabric)) {
+  const int sockets = platform.nodes.sockets;
+  processes_.resize(static_cast<std::size_t>(mapping.rank_count()));
+  for (int r = 0; r < mapping.rank_count(); ++r) {
+    auto& p = processes_[static_cast<std::size_t>(r)];
+    p.node = mapping[r].node;
+    p.socket_group = mapping[r].node * sockets + mapping[r].socket;
+  }
+  node_group_base_ = platform.nodes.count * sockets;
+  groups_.resize(static_cast<std::size_t>(node_group_base_ + platform.nodes.count));
+  for (int g = 0; g < static_cast<int>(groups_.size()); ++g) {
+    auto& group = groups_[static_cast<std::size_t>(g)];
+    group.kind = g < node_group_base_ ? kSocket : kNode;
+    group.node = g < node_group_base_ ? g / sockets : g - node_group_base_;
+  }
+}
+
+// ---------------------------------------------------------------- classes
+
+int StaircaseSharing::group_of(const Process& p, GroupKind kind) const {
+  return kind == kSocket ? p.socket_group : node_group_base_ + p.node;
+}
+
+bool StaircaseSharing::wants_socket_service(const Process& p) const {
+  if (p.on < 0 && p.off < 0) return false;
+  return !options_.sequential_levels || p.inter_count == 0;
+}
+
+int StaircaseSharing::new_class(int process, int source_node) {
+  int c;
+  if (!free_classes_.empty()) {
+    c = free_classes_.back();
+    free_classes_.pop_back();
+  } else {
+    c = static_cast<int>(classes_.size());
+    classes_.emplace_back();
+  }
+  auto& k = classes_[static_cast<std::size_t>(c)];
+  k = Class{};
+  k.process = process;
+  k.source_node = source_node;
+  k.settled_at = clock_;
+  return c;
+}
+
+void StaircaseSharing::free_class(int c) {
+  auto& k = classes_[static_cast<std::size_t>(c)];
+  if (k.source_node >= 0) {
+    auto& g = groups_[static_cast<std::size_t>(node_group_base_ + processes_[static_cast<std::size_t>(k.process)].node)];
+    auto& list = g.classes_from[k.source_node];
+    list.erase(std::find(list.begin(), list.end(), c));
+    if (list.empty()) g.classes_from.erase(k.source_node);
+  }
+  k = Class{};
+  free_classes_.push_back(c);
+}
+
+void StaircaseSharing::settle(Class& c, double t) {
+  if (t > c.settled_at) {
+    c.messages.serve(c.rate * (t - c.settled_at));
+    c.settled_at = t;
+  }
+}
+
+void StaircaseSharing::settle_process(int process, GroupKind kind, double t) {
+  auto& p = processes_[static_cast<std::size_t>(process)];
+  if (kind == kSocket) {
+    if (p.on >= 0) settle(classes_[static_cast<std::size_t>(p.on)], t);
+    if (p.off >= 0) settle(classes_[static_cast<std::size_t>(p.off)], t);
+  } else {
+    for (int c : p.inter) settle(classes_[static_cast<std::size_t>(c)], t);
+  }
+}
+
+// ---------------------------------------------------------------- rates
+
+double StaircaseSharing::share(const Group& g) const {
+  const double n = static_cast<double>(g.members.size());
+  return n > 0 ? platform_.level(Level::InterNode).bandwidth.aggregate(n) / n : 0;
+}
+
+// New rates for the classes of one process (settled to t), and their
+// completion times in the group's heap.
+void StaircaseSharing::set_rates(int process, GroupKind kind, double t) {
+  auto& p = processes_[static_cast<std::size_t>(process)];
+  auto& g = groups_[static_cast<std::size_t>(group_of(p, kind))];
+  auto schedule = [&](int id) {
+    auto& c = classes_[static_cast<std::size_t>(id)];
+    if (c.messages.empty()) {
+      g.completions.erase(id);
+      return;
+    }
+    const double gap = c.messages.smallest_gap();
+    if (gap <= kByteTolerance) {
+      g.completions.set(id, t);
+    } else if (c.rate > 0) {
+      g.completions.set(id, t + gap / c.rate);
+    } else {
+      g.completions.erase(id);
+    }
+  };
+  if (kind == kSocket) {
+    Class* on = p.on >= 0 ? &classes_[static_cast<std::size_t>(p.on)] : nullptr;
+    Class* off = p.off >= 0 ? &classes_[static_cast<std::size_t>(p.off)] : nullptr;
+    const double n = static_cast<double>(g.members.size());
+    // Thune eq. (12): BW_mix(n, theta) = theta/n BW_on(n) + (1 - theta)/n BW_off(n).
+    const double bw_on = platform_.level(Level::IntraSocket).bandwidth.aggregate(n) / n;
+    const double bw_off = platform_.level(Level::InterSocket).bandwidth.aggregate(n) / n;
+    const double v_on = on ? on->messages.remaining_volume() : 0;
+    const double v_off = off ? off->messages.remaining_volume() : 0;
+    double theta = v_on + v_off > 0 ? v_on / (v_on + v_off) : 0.5;
+    if (!off) theta = 1;
+    if (!on) theta = 0;
+    const double mix = theta * bw_on + (1 - theta) * bw_off;
+    // Eqs. (16)-(17): the two kinds flow as theta : 1 - theta, each split
+    // evenly over its messages (eq. (9)).
+    if (on) {
+      on->rate = theta * mix / on->messages.count();
+      schedule(p.on);
+    }
+    if (off) {
+      off->rate = (1 - theta) * mix / off->messages.count();
+      schedule(p.off);
+    }
+    return;
+  }
+  // Thune eqs. (5)/(7): each of the n receiving processes gets BW_MP(n)/n,
+  // split evenly over its messages; the fabric may hold a node pair back.
+  const double per_message = share(g) / p.inter_count;
+  for (int id : p.inter) {
+    auto& c = classes_[static_cast<std::size_t>(id)];
+    c.rate = per_message * c.factor;
+    schedule(id);
+  }
+}
+
+void StaircaseSharing::refresh_process(int process, GroupKind kind, double t) {
+  settle_process(process, kind, t);
+  set_rates(process, kind, t);
+}
+
+// Every member's share changed (n or the fabric's caps): all rates anew.
+void StaircaseSharing::refresh_group(int group, double t) {
+  auto& g = groups_[static_cast<std::size_t>(group)];
+  for (int m : g.members) settle_process(m, g.kind, t);
+  if (g.kind == kNode && fabric_) {
+    for (int m : g.members) {
+      for (int c : processes_[static_cast<std::size_t>(m)].inter) {
+        auto& k = classes_[static_cast<std::size_t>(c)];
+        k.factor = fabric_->factor(k.source_node, g.node);
+      }
+    }
+  }
+  for (int m : g.members) set_rates(m, g.kind, t);
+  publish(group);
+}
+
+void StaircaseSharing::publish(int group) {
+  auto& g = groups_[static_cast<std::size_t>(group)];
+  ++g.version;
+  if (!g.completions.empty()) schedule_.push(Scheduled{g.completions.top_key(), group, g.version});
+}
+
+// ---------------------------------------------------------------- membership and fabric
+
+bool StaircaseSharing::update_membership(int process, GroupKind kind) {
+  auto& p = processes_[static_cast<std::size_t>(process)];
+  auto& g = groups_[static_cast<std::size_t>(group_of(p, kind))];
+  const bool wanted = kind == kSocket ? wants_socket_service(p) : p.inter_count > 0;
+  if (wanted == p.member[kind]) return false;
+  p.member[kind] = wanted;
+  if (wanted) {
+    g.members.push_back(process);
+    return true;
+  }
+  g.members.erase(std::find(g.members.begin(), g.members.end(), process));
+  // Its classes (if any, in sequential mode) wait unserved.
+  auto suspend = [&](int id) {
+    if (id < 0) return;
+    classes_[static_cast<std::size_t>(id)].rate = 0;
+    g.completions.erase(id);
+  };
+  if (kind == kSocket) {
+    suspend(p.on);
+    suspend(p.off);
+  } else {
+    for (int c : p.inter) suspend(c);
+  }
+  return true;
+}
+
+// Node groups keep, per source node A, the sum over members of c_pA / m_p,
+// so that the pair demands D_AB = share x that sum are known without a scan.
+void StaircaseSharing::add_weights(const Process& p, Group& g, double sign) {
+  if (!fabric_ || p.inter_count == 0) return;
+  for (int id : p.inter) {
+    const auto& c = classes_[static_cast<std::size_t>(id)];
+    const double delta = sign * c.messages.count() / p.inter_count;
+    auto it = std::find_if(g.weights.begin(), g.weights.end(), [&](const auto& w) { return w.first == c.source_node; });
+    if (it == g.weights.end()) {
+      g.weights.emplace_back(c.source_node, delta);
+    } else if ((it->second += delta) < 1e-12) {
+      *it = g.weights.back();
+      g.weights.pop_back();
+    }
+  }
+}
+
+void StaircaseSharing::update_fabric(int group, double t) {
+  if (!fabric_) return;
+  const auto& g = groups_[static_cast<std::size_t>(group)];
+  const double s = share(g);
+  std::vector<std::pair<int, double>> demands;
+  demands.reserve(g.weights.size());
+  for (const auto& [source, weight] : g.weights) demands.emplace_back(source, s * weight);
+  std::vector<std::pair<int, int>> changed;
+  fabric_->set_demands(g.node, demands, changed);
+  for (const auto& [src, dst] : changed) apply_factor(src, dst, t);
+}
+
+// The fabric's cap of the pair (src, dst) changed: its classes move at the new factor.
+void StaircaseSharing::apply_factor(int src_node, int dst_node, double t) {
+  const int group = node_group_base_ + dst_node;
+  auto& g = groups_[static_cast<std::size_t>(group)];
+  auto it = g.classes_from.find(src_node);
+  if (it == g.classes_from.end()) return;
+  const double factor = fabric_->factor(src_node, dst_node);
+  const double s = share(g);
+  for (int id : it->second) {
+    auto& c = classes_[static_cast<std::size_t>(id)];
+    const auto& p = processes_[static_cast<std::size_t>(c.process)];
+    settle(c, t);
+    c.factor = factor;
+    if (!p.member[kNode]) continue;
+    c.rate = s / p.inter_count * factor;
+    const double gap = c.messages.smallest_gap();
+    g.completions.set(id, gap <= kByteTolerance ? t : t + gap / c.rate);
+  }
+  publish(group);
+}
+
+void StaircaseSharing::after_change(int process, GroupKind kind, double t, bool membership_changed) {
+  const int group = group_of(processes_[static_cast<std::size_t>(process)], kind);
+  if (membership_changed) {
+    refresh_group(group, t);
+  } else if (processes_[static_cast<std::size_t>(process)].member[kind]) {
+    refresh_process(process, kind, t);
+    publish(group);
+  }
+  if (kind == kNode) update_fabric(group, t);
+}
+
+// ---------------------------------------------------------------- events
+
+void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double bytes, double now,
+                           std::vector<Completion>& done) {
+  advance(now, done);
+  now = std::max(now, clock_);
+  clock_ = now;
+  auto& p = processes_[static_cast<std::size_t>(dst)];
+  if (level == Level::InterNode) {
+    auto& g = groups_[static_cast<std::size_t>(group_of(p, kNode))];
+    settle_process(dst, kNode, now);
+    add_weights(p, g, -1);
+    const int source_node = processes_[static_cast<std::size_t>(src)].node;
+    auto it = std::find_if(p.inter.begin(), p.inter.end(), [&](int c) {
+      return classes_[static_cast<std::size_t>(c)].source_node == source_node;
+    });
+    int c = it == p.inter.end() ? -1 : *it;
+    if (c < 0) {
+      c = new_class(dst, source_node);
+      if (fabric_) classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
+      processes_[static_cast<std::size_t>(dst)].inter.push_back(c);
+      g.classes_from[source_node].push_back(c);
+    }
+    auto& q = processes_[static_cast<std::size_t>(dst)];
+    classes_[static_cast<std::size_t>(c)].messages.add(id, bytes);
+    ++q.inter_count;
+    add_weights(q, g, +1);
+    after_change(dst, kNode, now, update_membership(dst, kNode));
+    if (options_.sequential_levels) {
+      settle_process(dst, kSocket, now);
+      if (update_membership(dst, kSocket)) refresh_group(q.socket_group, now);
+    }
+    return;
+  }
+  settle_process(dst, kSocket, now);
+  int& slot = level == Level::IntraSocket ? p.on : p.off;
+  if (slot < 0) slot = new_class(dst, -1);
+  const int c = slot;
+  classes_[static_cast<std::size_t>(c)].messages.add(id, bytes);
+  after_change(dst, kSocket, now, update_membership(dst, kSocket));
+}
+
+double StaircaseSharing::next_event() const {
+  while (!schedule_.empty()) {
+    const auto& top = schedule_.top();
+    if (groups_[static_cast<std::size_t>(top.group)].version == top.version) return top.time;
+    schedule_.pop();
+  }
+  return kInfinity;
+}
+
+void StaircaseSharing::advance(double now, std::vector<Completion>& done) {
+  while (!schedule_.empty()) {
+    const Scheduled top = schedule_.top();
+    if (groups_[static_cast<std::size_t>(top.group)].version != top.version) {
+      schedule_.pop();
+      continue;
+    }
+    if (top.time > now) break;
+    schedule_.pop();
+    clock_ = std::max(clock_, top.time);
+    process_group_event(top.group, top.time, done);
+  }
+}
+
+void StaircaseSharing::process_group_event(int group, double t, std::vector<Completion>& done) {
+  auto& g = groups_[static_cast<std::size_t>(group)];
+  const int first = g.completions.top_id();
+  const int process = classes_[static_cast<std::size_t>(first)].process;
+  const GroupKind kind = g.kind;
+  auto& p = processes_[static_cast<std::size_t>(process)];
+  settle_process(process, kind, t);
+  if (kind == kNode) add_weights(p, g, -1);
+
+  // The class that triggered the event completes its smallest message;
+  // any message of the process within rounding of the end completes too.
+  std::vector<TransferId> ids;
+  auto pop = [&](int& id, bool force) {
+    if (id < 0) return;
+    auto& c = classes_[static_cast<std::size_t>(id)];
+    const auto before = ids.size();
+    c.messages.pop_completed(kByteTolerance, force, ids);
+    if (kind == kNode) p.inter_count -= static_cast<int>(ids.size() - before);
+    if (c.messages.empty()) {
+      g.completions.erase(id);
+      free_class(id);
+      id = -1;
+    }
+  };
+  if (kind == kSocket) {
+    pop(p.on, p.on == first);
+    pop(p.off, p.off == first);
+  } else {
+    for (int& id : p.inter) pop(id, id == first);
+    std::erase(p.inter, -1);
+    add_weights(p, g, +1);
+  }
+  for (TransferId id : ids) done.push_back(Completion{id, t});
+
+  after_change(process, kind, t, update_membership(process, kind));
+  if (kind == kNode && options_.sequential_levels && p.inter_count == 0) {
+    // Its inter-node data is in: its intra-node data may flow now.
+    settle_process(process, kSocket, t);
+    if (update_membership(process, kSocket)) refresh_group(p.socket_group, t);
+  }
+}
+
+}  // namespace contend

@@ -1,0 +1,132 @@
+#pragma once
+// The staircase state machine of Thune et al. (TPDS 2023), event by event,
+// without SimGrid: flows are added when their data starts to move (after
+// their latency), and the machine tells when each completes.
+//
+// Groups: the processes of one socket share the intra-node bandwidth (mixed
+// intra/inter-socket model, eqs (12)-(17)); the processes of one node share
+// the inter-node bandwidth (eqs (5)-(9)). At every moment the n processes of
+// a group that still receive data on it share the level's aggregate BW_MP(n)
+// evenly; a process splits its share evenly over its active messages
+// (eq. (9)). In a socket group a process with intra/inter-socket volume
+// ratio theta receives at BW_mix(n, theta) of eq. (12), its two kinds of
+// data flowing as theta : 1 - theta (eqs (16)-(17)); theta is recomputed
+// from the process's remaining volumes at every event, which keeps it
+// constant when all messages start together (the paper's case) and follows
+// messages that start later. Inter-node flows may further be held back by
+// the fabric (FabricSharing).
+//
+// Cost: each message class (a process's messages on a level) keeps its
+// completion time in its group's heap and is settled lazily. A message
+// event touches only its process's classes, O(log n); only a change in the
+// number n of receivers of a group (which changes every share) touches all
+// of the group's members, and so does a change in the fabric's caps.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "engine/transfer.hpp"
+#include "fabric_sharing.hpp"
+#include "indexed_heap.hpp"
+#include "mapping/mapping.hpp"
+#include "message_class.hpp"
+#include "platform/platform.hpp"
+
+namespace contend {
+
+struct StaircaseOptions {
+  // Thune eq. (18) assumes a process's intra-node and inter-node receives
+  // cannot overlap; by default they do. When sequential, a process receives
+  // its intra-node data only while it has no inter-node data moving.
+  bool sequential_levels = false;
+};
+
+class StaircaseSharing {
+ public:
+  struct Completion {
+    TransferId id;
+    double time;
+  };
+  // `fabric` may be null (no network sharing beyond the NICs).
+  StaircaseSharing(const Platform& platform, const Mapping& mapping, StaircaseOptions options,
+                   std::unique_ptr<FabricSharing> fabric);
+
+  // The data of `id` (bytes from src to dst, on `level`) starts moving at `now`.
+  void add(TransferId id, int src, int dst, Level level, double bytes, double now, std::vector<Completion>& done);
+  // Earliest time a flow completes (infinity if none moves).
+  double next_event() const;
+  // Processes every completion at or before `now`, in time order.
+  void advance(double now, std::vector<Completion>& done);
+
+ private:
+  enum GroupKind { kSocket = 0, kNode = 1 };
+  // The messages of one process that share its bandwidth equally on one
+  // level (and, between nodes, from one source node), with their rate.
+  struct Class {
+    MessageClass messages;
+    int process = -1;
+    int source_node = -1;  // inter-node classes
+    double rate = 0;       // per message, B/s, since settled_at
+    double settled_at = 0;
+    double factor = 1;  // the fabric's phi for its node pair
+  };
+  struct Process {
+    int node = 0;
+    int socket_group = 0;
+    int on = -1, off = -1;   // classes of intra- and inter-socket messages
+    std::vector<int> inter;  // classes of inter-node messages, by source node
+    int inter_count = 0;
+    bool member[2] = {false, false};
+  };
+  struct Group {
+    GroupKind kind;
+    int node = 0;
+    std::vector<int> members;
+    IndexedMinHeap completions;     // class -> time its smallest message completes
+    // Node groups: per source node A, the sum over members of c_pA / m_p.
+    std::vector<std::pair<int, double>> weights;
+    std::map<int, std::vector<int>> classes_from;  // node groups: source node -> its classes
+    std::uint64_t version = 0;
+  };
+  struct Scheduled {
+    double time;
+    int group;
+    std::uint64_t version;
+    bool operator>(const Scheduled& o) const { return time > o.time || (time == o.time && group > o.group); }
+  };
+
+  int group_of(const Process& p, GroupKind kind) const;
+  bool wants_socket_service(const Process& p) const;
+  int new_class(int process, int source_node);
+  void free_class(int c);
+  void settle(Class& c, double t);
+  void settle_process(int process, GroupKind kind, double t);
+  double share(const Group& g) const;
+  void set_rates(int process, GroupKind kind, double t);
+  void refresh_process(int process, GroupKind kind, double t);
+  void refresh_group(int group, double t);
+  bool update_membership(int process, GroupKind kind);
+  void add_weights(const Process& p, Group& g, double sign);
+  void update_fabric(int group, double t);
+  void apply_factor(int src_node, int dst_node, double t);
+  void publish(int group);
+  void process_group_event(int group, double t, std::vector<Completion>& done);
+  void after_change(int process, GroupKind kind, double t, bool membership_changed);
+
+  const Platform& platform_;
+  StaircaseOptions options_;
+  std::unique_ptr<FabricSharing> fabric_;
+  std::vector<Process> processes_;  // by rank
+  std::vector<Class> classes_;
+  std::vector<int> free_classes_;
+  std::vector<Group> groups_;  // socket groups first, then node groups
+  int node_group_base_ = 0;
+  // Stale entries (older group versions) are dropped when they reach the top.
+  mutable std::priority_queue<Scheduled, std::vector<Scheduled>, std::greater<>> schedule_;
+  double clock_ = 0;
+};
+
+}  // namespace contend

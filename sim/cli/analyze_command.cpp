@@ -1,0 +1,102 @@
+// contend analyze: Thune et al.'s closed forms for a many-pair exchange,
+// computed directly (no simulation).
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "closed_form.hpp"
+#include "commands.hpp"
+#include "formats/pattern.hpp"
+#include "mapping/mapping.hpp"
+#include "platform/platform.hpp"
+#include "registry.hpp"
+#include "util/atomic_file.hpp"
+#include "util/error.hpp"
+
+namespace contend::cli {
+namespace {
+
+struct AnalyzeOptions {
+  std::string platform, pattern, mapping = "block", model = "staircase", per_rank;
+  bool oversubscribe = false;
+  bool quiet = false;
+};
+
+// The closed forms are for one exchange whose messages all start together.
+const std::vector<PatternMessage>& single_exchange(const PatternWorkload& w, const std::string& file) {
+  const ExchangeStep* exchange = nullptr;
+  if (w.steps().size() == 1) exchange = dynamic_cast<const ExchangeStep*>(w.steps()[0].get());
+  if (exchange == nullptr) {
+    throw Error(file + ": analyze needs a pattern of one many-pair exchange (Algorithm 2); this one has " +
+                w.description() + " (use 'contend simulate')");
+  }
+  for (const auto& m : exchange->messages()) {
+    if (m.start > 0) {
+      throw Error(file + ": analyze needs all messages to start together; one from rank " + std::to_string(m.src) +
+                  " to " + std::to_string(m.dst) + " starts at @" + fmt::format("{:g}", m.start) +
+                  " s (use 'contend simulate')");
+    }
+  }
+  return exchange->messages();
+}
+
+void write_csv(std::ostream& out, const Mapping& mapping, const std::vector<AnalyzedRank>& ranks) {
+  out << "rank,node,socket,core,intra_node_time,inter_node_time,total_time\n";
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const auto& p = mapping[static_cast<int>(r)];
+    fmt::print(out, "{},{},{},{},{:.12g},{:.12g},{:.12g}\n", r, p.node, p.socket, p.core, ranks[r].intra_node_time,
+               ranks[r].inter_node_time, ranks[r].total_time);
+  }
+}
+
+void print_summary(const AnalyzeOptions& o, const PatternWorkload& w, const std::vector<AnalyzedRank>& ranks) {
+  std::vector<std::size_t> order(ranks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return ranks[a].total_time > ranks[b].total_time; });
+  fmt::print("contend analyze: {} ({} ranks, mapping {}), closed form {}\n", w.description(), ranks.size(), o.mapping,
+             o.model);
+  if (ranks.empty()) return;
+  fmt::print("  makespan        {:.9g} s (rank {})\n", ranks[order.front()].total_time, order.front());
+  fmt::print("  fastest rank    {} ({:.9g} s)\n", order.back(), ranks[order.back()].total_time);
+  fmt::print("  {:>7} {:>16} {:>16} {:>16}\n", "rank", "intra_node[s]", "inter_node[s]", "total[s]");
+  const std::size_t shown = std::min<std::size_t>(order.size(), 8);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& r = ranks[order[i]];
+    fmt::print("  {:>7} {:>16.9f} {:>16.9f} {:>16.9f}\n", order[i], r.intra_node_time, r.inter_node_time, r.total_time);
+  }
+  if (order.size() > shown) fmt::print("  ...     ({} more ranks; --per-rank FILE has all)\n", order.size() - shown);
+}
+
+int run_analyze(const AnalyzeOptions& o) {
+  const ClosedForm form = closed_form_by_name(o.model);
+  const Platform platform = read_platform(o.platform);
+  all_models().validate_platform(platform);
+  const PatternWorkload workload = read_pattern(o.pattern);
+  const auto& messages = single_exchange(workload, o.pattern);
+  const Mapping mapping = make_mapping(o.mapping, workload.rank_count(), platform.nodes, o.oversubscribe);
+  const auto ranks = analyze(platform, mapping, messages, form);
+  if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_csv(out, mapping, ranks); });
+  if (!o.quiet) print_summary(o, workload, ranks);
+  return 0;
+}
+
+}  // namespace
+
+Action add_analyze_command(CLI::App& app) {
+  auto o = std::make_shared<AnalyzeOptions>();
+  auto* cmd = app.add_subcommand("analyze",
+                                 "Thune et al.'s closed forms for a many-pair exchange, without simulation");
+  cmd->add_option("--platform", o->platform, "Platform YAML file")->required();
+  cmd->add_option("--pattern", o->pattern, "Pattern file of one exchange ('src dst bytes' lines)")->required();
+  cmd->add_option("--mapping", o->mapping, "block | cyclic | socket | FILE")->capture_default_str();
+  cmd->add_option("--model", o->model, "staircase | max-rate | extended-max-rate")->capture_default_str();
+  cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than cores");
+  cmd->add_option("--per-rank", o->per_rank, "Write rank,node,socket,core,intra_node_time,inter_node_time,total_time CSV");
+  cmd->add_flag("--quiet", o->quiet, "Do not print the summary");
+  return [o] { return run_analyze(*o); };
+}
+
+}  // namespace contend::cli

@@ -1,0 +1,105 @@
+// contend fit-multipair: fits Thune's bi-directional multi-pair benchmark
+// (calibrate/multipair) and writes tau and BW_MP(N) into a platform file.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "multipair/fit/multipair_fit.hpp"
+#include "multipair/fit/platform_update.hpp"
+#include "util/atomic_file.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace contend::cli {
+namespace {
+
+struct FitOptions {
+  std::vector<std::string> raw;
+  std::string platform;
+  std::string fits;
+  bool dry_run = false;
+};
+
+std::string signed_duration(double s) { return (s < 0 ? "-" : "") + calibrate::format_duration(std::abs(s)); }
+
+void print_fits(const std::map<Level, calibrate::LevelFit>& fits) {
+  for (const auto& [level, fit] : fits) {
+    fmt::print("{}: tau {} (intercept at N = {}{})\n", level_name(level), calibrate::format_duration(fit.tau), fit.tau_n,
+               fit.tau_clamped ? ", negative: set to 0" : "");
+    fmt::print("  {:>4} {:>4} {:>4} {:>6} {:>14} {:>12} {:>9}\n", "N", "P", "dir", "sizes", "BW_MP(N)", "intercept", "R^2");
+    for (const auto& f : fit.by_n) {
+      fmt::print("  {:>4} {:>4} {:>4} {:>6} {:>14} {:>12} {:>9.6f}\n", f.n, f.ranks, f.direction, f.points.size(),
+                 calibrate::format_bandwidth(f.bandwidth), signed_duration(f.intercept),
+                 f.r_squared);
+    }
+  }
+}
+
+void write_fits_csv(std::ostream& out, const std::map<Level, calibrate::LevelFit>& fits) {
+  out << "level,N,P,direction,sizes,intercept,slope,bandwidth,r_squared,tau\n";
+  for (const auto& [level, fit] : fits) {
+    for (const auto& f : fit.by_n) {
+      out << fmt::format("{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9f},{:.9g}\n", level_name(level), f.n, f.ranks, f.direction,
+                         f.points.size(), f.intercept, f.slope, f.bandwidth, f.r_squared, fit.tau);
+    }
+  }
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open '" + path + "' for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int run_fit(const FitOptions& o) {
+  std::vector<calibrate::MultipairSample> samples;
+  std::map<Level, std::vector<std::string>> files_by_level;
+  for (const auto& path : o.raw) {
+    auto more = calibrate::read_multipair_csv(path);
+    for (Level level : kAllLevels) {
+      if (std::any_of(more.begin(), more.end(), [&](const auto& s) { return s.level == level; })) {
+        files_by_level[level].push_back(std::filesystem::path(path).filename().string());
+      }
+    }
+    samples.insert(samples.end(), more.begin(), more.end());
+  }
+  std::map<Level, std::string> sources;
+  for (const auto& [level, files] : files_by_level) sources[level] = join(files);
+  const auto fits = calibrate::fit_multipair(samples);
+  print_fits(fits);
+  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { write_fits_csv(out, fits); });
+  if (o.platform.empty()) return 0;
+  const std::string updated = calibrate::update_platform_levels(read_text(o.platform), o.platform, fits, sources);
+  if (o.dry_run) {
+    std::cout << updated;
+    return 0;
+  }
+  write_file_atomically(o.platform, [&](std::ostream& out) { out << updated; });
+  std::vector<std::string> levels;
+  for (const auto& [level, fit] : fits) levels.emplace_back(level_name(level));
+  fmt::print("updated levels {} of {}\n", join(levels), o.platform);
+  return 0;
+}
+
+}  // namespace
+
+Action add_fit_multipair_command(CLI::App& app) {
+  auto o = std::make_shared<FitOptions>();
+  auto* cmd = app.add_subcommand("fit-multipair",
+                                 "Fit tau and BW_MP(N) from multipair_bench CSVs (Thune Algorithm 1) into a platform file");
+  cmd->add_option("raw", o->raw, "Raw CSVs written by multipair_bench (one or more levels)")->required();
+  cmd->add_option("--platform", o->platform, "Platform YAML whose fitted levels are rewritten (nothing else changes)");
+  cmd->add_option("--fits", o->fits, "Write the fitted lines as CSV (level,N,P,direction,...,bandwidth,r_squared,tau)");
+  cmd->add_flag("--dry-run", o->dry_run, "Print the updated platform file instead of writing it");
+  return [o] { return run_fit(*o); };
+}
+
+}  // namespace contend::cli

@@ -1,0 +1,89 @@
+// contend: predicts how long MPI communication takes on a cluster, rank by
+// rank, with contention. This file only dispatches to the subcommands.
+#include <algorithm>
+#include <iostream>
+#include <optional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace {
+
+// CLI11 only says which arguments it did not expect; name the first unknown
+// option and suggest the closest known one, as Ninja does.
+std::optional<std::string> explain_extras(CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return std::nullopt;
+  CLI::App* sub = nullptr;
+  try {
+    sub = app.get_subcommand(argv[1]);
+  } catch (const CLI::OptionNotFound&) {
+    return std::nullopt;
+  }
+  std::vector<std::string> known;
+  for (const auto* option : sub->get_options()) {
+    for (const auto& name : option->get_lnames()) known.push_back("--" + name);
+  }
+  for (int i = 2; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word.rfind("--", 0) != 0) continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(known.begin(), known.end(), word) != known.end()) continue;
+    return "unknown option '" + word + "' for 'contend " + sub->get_name() + "'" + contend::did_you_mean(word, known);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"contend: predicts the time of MPI communication on clusters, rank by rank, with contention", "contend"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "contend 0.1.0");
+  std::map<std::string, contend::cli::Action> actions;
+  actions["simulate"] = contend::cli::add_simulate_command(app);
+  actions["generate-pattern"] = contend::cli::add_generate_pattern_command(app);
+  actions["models"] = contend::cli::add_models_command(app);
+  actions["platform"] = contend::cli::add_platform_command(app);
+  actions["analyze"] = contend::cli::add_analyze_command(app);
+  actions["compare"] = contend::cli::add_compare_command(app);
+  actions["fit-multipair"] = contend::cli::add_fit_multipair_command(app);
+
+  // An unknown subcommand gets a "did you mean" rather than CLI11's generic message.
+  if (argc > 1 && argv[1][0] != '-' && actions.find(argv[1]) == actions.end()) {
+    std::vector<std::string> names;
+    for (const auto& [name, action] : actions) names.push_back(name);
+    std::cerr << "contend: error: unknown command '" << argv[1] << "'" << contend::did_you_mean(argv[1], names)
+              << "; commands: " << contend::join(names) << "\n";
+    return 2;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    std::cerr << "contend: error: " << explain_extras(app, argc, argv).value_or(e.what())
+              << "\n(run 'contend --help' or 'contend COMMAND --help')\n";
+    return 2;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "contend: error: " << e.what() << "\n(run 'contend --help' or 'contend COMMAND --help')\n";
+    return 2;
+  }
+  try {
+    for (const auto* sub : app.get_subcommands()) return actions.at(sub->get_name())();
+    return 2;
+  } catch (const contend::Error& e) {
+    std::cerr << "contend: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "contend: error: " << e.what() << "\n";
+    return 1;
+  }
+}

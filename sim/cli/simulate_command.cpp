@@ -1,0 +1,93 @@
+#include <sys/resource.h>
+
+#include <chrono>
+#include <fmt/format.h>
+#include <iostream>
+
+#include "commands.hpp"
+#include "engine/simulation.hpp"
+#include "formats/pattern.hpp"
+#include "mapping/mapping.hpp"
+#include "output/results.hpp"
+#include "platform/platform.hpp"
+#include "registry.hpp"
+#include "util/atomic_file.hpp"
+#include "workload/pattern_workload.hpp"
+
+namespace contend::cli {
+
+long long peak_memory_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<long long>(usage.ru_maxrss) * 1024;
+}
+
+namespace {
+
+struct SimulateOptions {
+  std::string platform, pattern, mapping = "block", model = "maxmin", progress;
+  std::string per_rank, messages, json;
+  bool oversubscribe = false;
+  bool quiet = false;
+  bool stats = false;
+  double time_limit = 0;
+};
+
+int run_simulate(const SimulateOptions& o) {
+  const auto begin = std::chrono::steady_clock::now();
+  const Platform platform = read_platform(o.platform);
+  all_models().validate_platform(platform);
+  PatternWorkload workload = read_pattern(o.pattern);
+  const Mapping mapping = make_mapping(o.mapping, workload.rank_count(), platform.nodes, o.oversubscribe);
+  const auto inputs_read = std::chrono::steady_clock::now();
+
+  SimulationOptions options;
+  options.model = o.model;
+  if (!o.progress.empty()) options.progress = progress_by_name(o.progress);
+  options.mapping_name = o.mapping;
+  options.record_messages = !o.messages.empty();
+  options.wall_time_limit = o.time_limit;
+  const Results results = simulate(platform, mapping, workload, all_models(), options);
+  const auto simulated = std::chrono::steady_clock::now();
+
+  if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_rank_csv(out, results); });
+  if (!o.messages.empty()) write_file_atomically(o.messages, [&](std::ostream& out) { write_messages_csv(out, results); });
+  if (!o.json.empty()) write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results); });
+  if (!o.quiet) print_summary(std::cout, results);
+  if (o.stats) {
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - begin;
+    const std::chrono::duration<double> reading = inputs_read - begin;
+    const std::chrono::duration<double> simulation = simulated - inputs_read;
+    const double msgs = static_cast<double>(results.total_messages());
+    fmt::print("stats: wall {:.3f} s (inputs {:.3f} s, simulation {:.3f} s), peak memory {:.1f} MiB, {} messages, "
+               "{:.0f} messages/s simulated\n",
+               wall.count(), reading.count(), simulation.count(), static_cast<double>(peak_memory_bytes()) / 1048576.0,
+               results.total_messages(), simulation.count() > 0 ? msgs / simulation.count() : 0.0);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action add_simulate_command(CLI::App& app) {
+  auto o = std::make_shared<SimulateOptions>();
+  auto* cmd = app.add_subcommand("simulate", "Predict per-rank communication times of a workload on a platform");
+  cmd->add_option("--platform", o->platform, "Platform YAML file (platforms/*.yaml)")->required();
+  cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line")->required();
+  cmd->add_option("--mapping", o->mapping, "block | cyclic | socket | FILE ('rank node socket core' lines)")
+      ->capture_default_str();
+  cmd->add_option("--model", o->model, "Bandwidth-sharing model ('contend models' lists them)")->capture_default_str();
+  cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than cores (ranks then share cores)");
+  cmd->add_option("--progress", o->progress,
+                  "none | thread | dedicated-core: how nonblocking communication progresses (default: the platform's)");
+  cmd->add_option("--per-rank", o->per_rank, "Write rank,node,socket,core,recv_time,send_time,total_time CSV");
+  cmd->add_option("--messages", o->messages, "Write src,dst,bytes,level,start,end CSV (one line per message)");
+  cmd->add_option("--json", o->json, "Write the summary and per-rank times as JSON");
+  cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--quiet", o->quiet, "Do not print the summary");
+  cmd->add_flag("--stats", o->stats, "Print wall time, peak memory and messages simulated per second");
+  return [o] { return run_simulate(*o); };
+}
+
+}  // namespace contend::cli

@@ -1,0 +1,145 @@
+#pragma once
+// MPI point-to-point semantics on SimGrid actors: posting, matching,
+// eager/rendezvous protocols, waiting, and the detection of runs that can no
+// longer progress. One EngineCore per simulation; each rank's actor calls it
+// through its Mpi handle (mpi.hpp).
+#include <simgrid/s4u.hpp>
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/datatype.hpp"
+#include "engine/matching.hpp"
+#include "engine/model.hpp"
+#include "engine/request.hpp"
+#include "engine/transfer.hpp"
+#include "output/results.hpp"
+
+namespace contend {
+
+class SimgridPlatform;
+
+// Thrown inside rank actors to unwind them once the simulation is aborted.
+struct SimulationAborted {};
+
+class EngineCore final : public TransferSink {
+ public:
+  EngineCore(const Platform& platform, const Mapping& mapping, const SimgridPlatform& simgrid, bool record_messages,
+             Progress progress);
+
+  void set_model(CommunicationModel* model) { model_ = model; }
+  Progress progress() const { return progress_; }
+  DatatypeId intern(const Datatype& type) { return datatypes_.intern(type); }
+  int rank_count() const { return static_cast<int>(ranks_.size()); }
+  simgrid::s4u::Host* host_of(int rank) const { return ranks_[static_cast<std::size_t>(rank)].host; }
+
+  // MPI operations, called from rank `me`'s actor.
+  RequestId isend(int me, int dst, std::uint64_t bytes, int tag, int comm, DatatypeId datatype = kContiguous);
+  RequestId irecv(int me, int src, std::uint64_t bytes, int tag, int comm, DatatypeId datatype = kContiguous);
+  void wait(int me, RequestId id) { waitall(me, std::vector<RequestId>{id}); }
+  void waitall(int me, const std::vector<RequestId>& ids);
+  bool test(int me, RequestId id);
+  void compute(int me, double flops);
+  double core_speed(int me) const;
+  void sleep(int me, double seconds);
+
+  // Rank lifecycle, called by the actor wrapper.
+  void rank_finished(int me);
+  void drain(int me) { model_->drain(me); }
+  void rank_failed(int me, const std::string& message);
+
+  // TransferSink
+  const Transfer& transfer(TransferId id) const override { return transfers_[id]; }
+  const Datatype& datatype(DatatypeId id) const override { return datatypes_[id]; }
+  void deliver(TransferId id, double end_time) override;
+
+  // Progress, for reports on runs stopped early.
+  std::uint64_t messages_posted() const {
+    std::uint64_t n = 0;
+    for (const auto& l : level_stats_) n += l.messages;
+    return n;
+  }
+  std::uint64_t messages_delivered() const { return delivered_; }
+
+  // After the run.
+  const std::optional<std::string>& failure() const { return failure_; }
+  Results collect_results() const;
+  // Ranks that did not finish and what each was doing (for internal errors).
+  std::string unfinished_report() const;
+
+ private:
+  struct RankState {
+    int rank = 0;
+    Placement place;
+    simgrid::s4u::Host* host = nullptr;
+    // Where the rank sleeps while it waits. A semaphore, not a condition
+    // variable: a release that comes before the acquire is not lost (taking
+    // a condition variable's mutex lets other actors run, and notify first).
+    simgrid::s4u::SemaphorePtr wakeup;
+    RequestPool requests;
+    MatchQueues inbox;
+    // The set of requests the rank waits for, while it waits.
+    std::vector<RequestId> wait_set;
+    int wait_incomplete = 0;    // requests of the set not complete yet
+    int wait_unmatched = 0;     // ... of which not matched yet
+    bool blocked_for_match = false;  // every incomplete one is unmatched
+    bool sleeping = false;           // waiting on `wakeup`
+    // Without background progression: rendezvous handshakes waiting for
+    // this rank to enter an MPI call.
+    std::vector<TransferId> handshakes;
+    bool finished = false;
+    double recv_time = 0, send_time = 0, finish_time = 0;
+  };
+
+  // Every SimGrid call (starting a communication, notifying a condition
+  // variable) may let other actors run before it returns, and they change
+  // the engine's tables. So an operation first brings the state up to date,
+  // collecting what it must do in SimGrid, then does it from copied values.
+  struct Effects {
+    std::vector<TransferId> starts;  // transfers whose data starts moving now
+    std::vector<int> wakes;          // ranks to notify
+  };
+  void apply(const Effects& effects);
+
+  RankState& rank(int r) { return ranks_[static_cast<std::size_t>(r)]; }
+  void check_peer(int me, int peer, const char* what) const;
+  void start_transfer(TransferId id, Effects& fx);
+  void bind(TransferId id, int receiver, RequestId recv, int caller, Effects& fx);
+  // Progression without a progress thread (Progress::None).
+  bool progresses(const RankState& r) const { return r.sleeping || r.finished; }
+  void receiver_saw_request(TransferId id, int caller, Effects& fx);
+  void enter_mpi(int me, Effects& fx);
+  void cpu(int me, double seconds);
+  void pay_receive_overhead(int me, double seconds);
+  void complete_receive(RankState& receiver, RequestId recv, double when, Effects& fx);
+  bool matched(const Request& q) const;
+  void sleep_until_woken(RankState& r);
+  void on_matched(RankState& r, RequestId id, Effects& fx);
+  void on_completed(RankState& r, RequestId id, Effects& fx);
+  void check_aborted() const {
+    if (failure_) throw SimulationAborted{};
+  }
+  void abort_all(const std::string& message);
+  void check_deadlock();
+  std::string describe_wait(const RankState& r) const;
+
+  const Platform& platform_;
+  const Mapping& mapping_;
+  CommunicationModel* model_ = nullptr;
+  Progress progress_;
+  double compute_slowdown_ = 1;  // N_core / (N_core - 1) with a dedicated core
+  DatatypeTable datatypes_;
+  TransferTable transfers_;
+  std::vector<RankState> ranks_;
+  std::uint64_t delivered_ = 0;
+  int blocked_ = 0;
+  int finished_ = 0;
+  std::optional<std::string> failure_;
+  bool record_messages_;
+  std::vector<MessageRecord> messages_;
+  std::array<LevelStats, 3> level_stats_{};
+};
+
+}  // namespace contend

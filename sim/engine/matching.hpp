@@ -1,0 +1,97 @@
+#pragma once
+// MPI message matching at one receiving rank: posted receives waiting for a
+// send, and unexpected sends waiting for a receive. A send matches the
+// earliest posted receive with the same (source, tag, communicator), wildcards
+// included; a receive matches the earliest arrived send. Messages between one
+// pair on one communicator and tag never overtake each other.
+//
+// Per-key FIFOs are intrusive lists in one pool, so that the millions of
+// messages of a large pattern cost a few words each.
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace contend {
+
+inline constexpr int kAnySource = -1;
+inline constexpr int kAnyTag = -1;
+
+struct MatchKey {
+  int source = 0;
+  int tag = 0;
+  int comm = 0;
+  bool operator==(const MatchKey&) const = default;
+};
+
+struct MatchKeyHash {
+  std::size_t operator()(const MatchKey& k) const noexcept {
+    std::uint64_t h = static_cast<std::uint32_t>(k.source);
+    h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(k.tag);
+    h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(k.comm);
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+
+// FIFOs of ids keyed by exact (source, tag, comm), each entry stamped with a
+// sequence number so that entries of different keys can be ordered.
+class KeyedFifo {
+ public:
+  struct Entry {
+    std::uint64_t seq;
+    std::uint32_t id;
+  };
+  void push(const MatchKey& key, std::uint64_t seq, std::uint32_t id);
+  std::optional<Entry> front(const MatchKey& key) const;
+  void pop(const MatchKey& key);
+  // The earliest front among keys matching a pattern with wildcards.
+  std::optional<std::pair<MatchKey, Entry>> earliest_matching(const MatchKey& pattern) const;
+  bool empty() const { return heads_.empty(); }
+  // Every entry, for end-of-run reports.
+  std::vector<std::pair<MatchKey, Entry>> all() const;
+
+ private:
+  struct Node {
+    Entry entry;
+    std::uint32_t next;
+  };
+  struct Ends {
+    std::uint32_t head, tail;
+  };
+  std::unordered_map<MatchKey, Ends, MatchKeyHash> heads_;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> free_;
+};
+
+class MatchQueues {
+ public:
+  // A receive with (source, tag, comm), possibly wildcards, is posted.
+  void post_receive(const MatchKey& pattern, std::uint32_t request);
+  // An arriving send from `key.source`: the earliest posted receive it matches.
+  std::optional<std::uint32_t> take_receive_for(const MatchKey& key);
+  // A send found no receive: it waits here.
+  void add_unexpected(const MatchKey& key, std::uint32_t transfer);
+  // A new receive: the earliest unexpected send it matches.
+  std::optional<std::uint32_t> take_unexpected_for(const MatchKey& pattern);
+
+  std::vector<std::uint32_t> pending_receives() const;
+  std::vector<std::pair<MatchKey, std::uint32_t>> pending_unexpected() const;
+
+ private:
+  static bool matches(const MatchKey& pattern, const MatchKey& key) {
+    return pattern.comm == key.comm && (pattern.source == kAnySource || pattern.source == key.source) &&
+           (pattern.tag == kAnyTag || pattern.tag == key.tag);
+  }
+
+  std::uint64_t next_seq_ = 0;
+  KeyedFifo posted_exact_;
+  struct Wild {
+    std::uint64_t seq;
+    MatchKey pattern;
+    std::uint32_t request;
+  };
+  std::vector<Wild> posted_wild_;  // in posting order
+  KeyedFifo unexpected_;
+};
+
+}  // namespace contend

@@ -1,0 +1,99 @@
+#pragma once
+// The one interface every communication model implements, and the registry
+// that finds models by name (`--model NAME`).
+//
+// The engine owns MPI semantics (matching, eager/rendezvous, requests); a
+// model only decides how fast matched data moves. The engine calls start()
+// when a message's data begins to move; the model calls sink.deliver() when
+// its last byte has arrived. There are two ways to do that:
+//  - drive SimGrid activities (maxmin: SimGrid's own LMM sharing) and
+//    override await(), where the waiting rank blocks on the activity;
+//  - compute rates itself (FluidModel, fluid_model.hpp) on SimGrid's clock,
+//    from its own actor, which is how models beyond SimGrid's reach
+//    (staircase groups, flow cuts, ...) stay fast at millions of messages.
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/transfer.hpp"
+#include "mapping/mapping.hpp"
+#include "platform/platform.hpp"
+#include "util/yaml_field.hpp"
+
+namespace contend {
+
+class SimgridPlatform;
+
+// What models may ask of the engine.
+class TransferSink {
+ public:
+  virtual ~TransferSink() = default;
+  virtual const Transfer& transfer(TransferId id) const = 0;
+  virtual const Datatype& datatype(DatatypeId id) const = 0;
+  // The last byte of `id` arrived at `end_time` (<= now). Idempotent.
+  virtual void deliver(TransferId id, double end_time) = 0;
+};
+
+struct ModelContext {
+  const Platform& platform;
+  const Mapping& mapping;
+  const SimgridPlatform& simgrid;
+  YamlField parameters;  // platform file: models.<name> (may be absent)
+  TransferSink& sink;
+};
+
+class CommunicationModel {
+ public:
+  virtual ~CommunicationModel() = default;
+  // The data of transfer `id` starts moving now (SimGrid's clock).
+  virtual void start(TransferId id) = 0;
+  // Whether the model delivers transfers from its own actor (FluidModel) or
+  // only when a rank awaits them (SimGrid activities). The engine lets a
+  // rank waiting for many requests sleep until the last completes in the
+  // first case; in the second it awaits them one by one.
+  virtual bool delivers_by_itself() const = 0;
+  // A rank needs `id` delivered (models that do not deliver by themselves):
+  // block until it is done and deliver it.
+  virtual void await(TransferId /*id*/) {}
+  // MPI_Test on an undelivered transfer: models using SimGrid activities
+  // check them here (and deliver if done) without blocking.
+  virtual void poll(TransferId /*id*/) {}
+  // CPU time (seconds) the sender spends posting `t` and the receiver
+  // completing it (LogGOPS: o_s + O_s k and o_r + O_r k). The rank's core is
+  // busy meanwhile (it cannot compute or start other operations; other ranks
+  // on the core share it). Models without CPU costs keep 0.
+  virtual double send_overhead(const Transfer& /*t*/) const { return 0; }
+  virtual double receive_overhead(const Transfer& /*t*/) const { return 0; }
+  // Rank `rank` has finished its program. SimGrid cancels the activities of
+  // an actor that ends, so models using SimGrid activities wait here for the
+  // rank's messages still in flight (eager sends). The rank's finish time is
+  // already recorded.
+  virtual void drain(int /*rank*/) {}
+};
+
+struct ModelInfo {
+  std::string name;
+  std::string description;  // one line
+  std::string citation;     // the paper (or "SimGrid" for its own models)
+  // Checks the model's section of a platform file (errors with file:line).
+  std::function<void(const Platform&, const YamlField& parameters)> validate;
+  std::function<std::unique_ptr<CommunicationModel>(const ModelContext&)> create;
+};
+
+class ModelRegistry {
+ public:
+  void add(ModelInfo info);
+  // Throws with the list of valid names (and a "did you mean") when unknown.
+  const ModelInfo& get(std::string_view name) const;
+  const std::vector<ModelInfo>& all() const { return models_; }
+  std::vector<std::string> names() const;
+  // Every section under `models:` must name a registered model and be valid for it.
+  void validate_platform(const Platform& platform) const;
+
+ private:
+  std::vector<ModelInfo> models_;
+};
+
+}  // namespace contend

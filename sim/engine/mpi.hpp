@@ -1,0 +1,51 @@
+#pragma once
+// What a rank's program sees: MPI-like point-to-point calls, compute and
+// sleep, all on SimGrid's clock. Workloads (patterns, traces, collectives)
+// are written against this handle and run inside the rank's actor, so they
+// read like ordinary blocking MPI code.
+#include <cstdint>
+#include <vector>
+
+#include "engine/engine_core.hpp"
+#include "engine/matching.hpp"
+
+namespace contend {
+
+class Mpi {
+ public:
+  static constexpr int kAnySource = contend::kAnySource;
+  static constexpr int kAnyTag = contend::kAnyTag;
+  static constexpr int kCommWorld = 0;
+
+  Mpi(EngineCore& core, int rank) : core_(core), rank_(rank) {}
+
+  int rank() const { return rank_; }
+  int size() const { return core_.rank_count(); }
+  double now() const;
+
+  RequestId isend(int dst, std::uint64_t bytes, int tag = 0, int comm = kCommWorld, DatatypeId type = kContiguous) {
+    return core_.isend(rank_, dst, bytes, tag, comm, type);
+  }
+  RequestId irecv(int src, std::uint64_t bytes, int tag = 0, int comm = kCommWorld, DatatypeId type = kContiguous) {
+    return core_.irecv(rank_, src, bytes, tag, comm, type);
+  }
+  // The run's id of a datatype (MPI_Type_commit); `bytes` stay the payload size.
+  DatatypeId datatype(const Datatype& type) { return core_.intern(type); }
+  void wait(RequestId id) { core_.wait(rank_, id); }
+  void waitall(const std::vector<RequestId>& ids) { core_.waitall(rank_, ids); }
+  // True (and the request freed) if it has completed.
+  bool test(RequestId id) { return core_.test(rank_, id); }
+  void send(int dst, std::uint64_t bytes, int tag = 0, int comm = kCommWorld) { wait(isend(dst, bytes, tag, comm)); }
+  void recv(int src, std::uint64_t bytes, int tag = 0, int comm = kCommWorld) { wait(irecv(src, bytes, tag, comm)); }
+
+  void compute(double flops) { core_.compute(rank_, flops); }
+  // `seconds` of computation at the core's nominal speed.
+  void compute_seconds(double seconds) { core_.compute(rank_, seconds * core_.core_speed(rank_)); }
+  void sleep(double seconds) { core_.sleep(rank_, seconds); }
+
+ private:
+  EngineCore& core_;
+  int rank_;
+};
+
+}  // namespace contend

@@ -1,0 +1,47 @@
+#pragma once
+// Nonblocking MPI requests of one rank, recycled once waited for.
+#include <cstdint>
+#include <vector>
+
+#include "engine/transfer.hpp"
+
+namespace contend {
+
+struct Request {
+  enum class Kind : std::uint8_t { Send, Recv };
+  Kind kind = Kind::Send;
+  bool complete = false;
+  bool in_wait = false;  // part of the set its rank is waiting for
+  int peer = 0;  // destination of a send, source of a receive (may be kAnySource)
+  int tag = 0;
+  int comm = 0;
+  std::uint64_t bytes = 0;
+  TransferId transfer = kNoId;  // set once the message is known (send) or matched (receive)
+  double post_time = 0;
+  double complete_time = 0;
+  double cpu_due = 0;  // receive overhead the rank still has to spend on it
+};
+
+class RequestPool {
+ public:
+  RequestId add(const Request& r) {
+    if (!free_.empty()) {
+      const RequestId id = free_.back();
+      free_.pop_back();
+      slots_[id] = r;
+      return id;
+    }
+    slots_.push_back(r);
+    return static_cast<RequestId>(slots_.size() - 1);
+  }
+  void release(RequestId id) { free_.push_back(id); }
+  Request& operator[](RequestId id) { return slots_[id]; }
+  const Request& operator[](RequestId id) const { return slots_[id]; }
+  bool valid(RequestId id) const { return id < slots_.size(); }
+
+ private:
+  std::vector<Request> slots_;
+  std::vector<RequestId> free_;
+};
+
+}  // namespace contend

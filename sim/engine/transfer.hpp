@@ -1,0 +1,64 @@
+#pragma once
+// A message's data movement, as seen by the engine and by the models.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "engine/datatype.hpp"
+#include "mapping/mapping.hpp"
+#include "platform/platform.hpp"
+
+namespace contend {
+
+using TransferId = std::uint32_t;
+using RequestId = std::uint32_t;
+inline constexpr std::uint32_t kNoId = std::numeric_limits<std::uint32_t>::max();
+
+struct Transfer {
+  enum class State : std::uint8_t { Posted, Moving, Delivered };
+  // Rendezvous without background progression: the receiver must see the
+  // request to send, then the sender the clear to send, each inside an MPI call.
+  enum class Handshake : std::uint8_t { None, NeedsReceiver, NeedsSender };
+
+  int src = 0, dst = 0;  // world ranks
+  int tag = 0;
+  int comm = 0;
+  std::uint64_t bytes = 0;
+  Level level = Level::IntraSocket;
+  bool eager = false;
+  DatatypeId datatype = kContiguous;
+  State state = State::Posted;
+  Handshake handshake = Handshake::None;
+  bool matched = false;
+  double post_time = 0;  // when the send was posted
+  double start = -1;     // when the data began to move
+  double end = -1;       // when the last byte arrived
+  RequestId send_request = kNoId;  // the sender's request while it waits for delivery (rendezvous)
+  RequestId recv_request = kNoId;  // the matching receive, once matched
+};
+
+// Transfers live in one table, recycled once both sides are done with them so
+// that memory follows the messages in flight, not the length of the run.
+class TransferTable {
+ public:
+  TransferId add(const Transfer& t) {
+    if (!free_.empty()) {
+      const TransferId id = free_.back();
+      free_.pop_back();
+      slots_[id] = t;
+      return id;
+    }
+    slots_.push_back(t);
+    return static_cast<TransferId>(slots_.size() - 1);
+  }
+  void release(TransferId id) { free_.push_back(id); }
+  Transfer& operator[](TransferId id) { return slots_[id]; }
+  const Transfer& operator[](TransferId id) const { return slots_[id]; }
+  std::size_t capacity() const { return slots_.size(); }
+
+ private:
+  std::vector<Transfer> slots_;
+  std::vector<TransferId> free_;
+};
+
+}  // namespace contend

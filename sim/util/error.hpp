@@ -1,0 +1,27 @@
+#pragma once
+// Errors that reach the user. Every error names where it comes from
+// (file:line:col when it comes from a file) and what was expected; the CLI
+// prints the message on one line and exits non-zero.
+#include <stdexcept>
+#include <string>
+
+namespace contend {
+
+// A position in an input file; line and column are 1-based, 0 when unknown.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+
+  // "file:line:col", "file:line", or "file" depending on what is known.
+  std::string str() const;
+};
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message) : std::runtime_error(message) {}
+  Error(const SourceLocation& where, const std::string& message)
+      : std::runtime_error(where.str() + ": " + message) {}
+};
+
+}  // namespace contend

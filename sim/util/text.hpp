@@ -1,0 +1,28 @@
+#pragma once
+// Small text helpers shared by parsers and the CLI.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace contend {
+
+// Levenshtein distance between two strings.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate closest to `word` if it is close enough to be a plausible
+// misspelling (Ninja's "did you mean"), otherwise nothing.
+std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+// " (did you mean 'x'?)" or "" — ready to append to an error message.
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
+
+// "a, b, c"
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
+
+std::string_view trim(std::string_view s);
+
+// Splits on runs of blanks (spaces and tabs).
+std::vector<std::string_view> split_blanks(std::string_view s);
+
+}  // namespace contend

@@ -1,0 +1,71 @@
+#pragma once
+// Pattern workloads: a sequence of steps that every rank takes in turn (each
+// rank starts a step when it has finished the previous one; no implicit
+// barrier). The basic step is Thune et al.'s Algorithm 2, a many-pair
+// exchange; other issues add collective and compute steps.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workload/workload.hpp"
+
+namespace contend {
+
+struct PatternMessage {
+  int src = 0;
+  int dst = 0;
+  std::uint64_t bytes = 0;
+  double start = 0;  // seconds after the step began on the sender (0: at once)
+};
+
+// The plain data of one exchange, as the generator makes and the writer writes.
+struct ManyPairPattern {
+  std::string name;
+  int ranks = 0;
+  std::vector<PatternMessage> messages;  // in file order
+};
+
+class PatternStep {
+ public:
+  virtual ~PatternStep() = default;
+  virtual void run(Mpi& mpi) const = 0;
+  virtual std::string summary() const = 0;  // e.g. "exchange of 4078 messages"
+};
+
+// Many-pair exchange, Algorithm 2: every rank posts MPI_Isend for its
+// outgoing messages (file order), then MPI_Irecv for its incoming ones, then
+// waits for the sends, then for the receives. A message with a start offset
+// is sent that long after the step began (after the receives are posted),
+// as in Martinasso's staggered patterns.
+class ExchangeStep final : public PatternStep {
+ public:
+  ExchangeStep(int ranks, std::vector<PatternMessage> messages);
+  void run(Mpi& mpi) const override;
+  std::string summary() const override;
+  const std::vector<PatternMessage>& messages() const { return messages_; }
+
+ private:
+  std::vector<PatternMessage> messages_;
+  // Per rank, indices into messages_ (compressed rows: offsets, indices).
+  std::vector<std::uint32_t> out_offsets_, out_index_, in_offsets_, in_index_;
+};
+
+class PatternWorkload final : public Workload {
+ public:
+  PatternWorkload(std::string name, int ranks, std::vector<std::unique_ptr<PatternStep>> steps);
+  // A workload of one exchange.
+  explicit PatternWorkload(const ManyPairPattern& pattern);
+
+  int rank_count() const override { return ranks_; }
+  std::string description() const override;
+  void run(Mpi& mpi) override;
+  const std::vector<std::unique_ptr<PatternStep>>& steps() const { return steps_; }
+
+ private:
+  std::string name_;
+  int ranks_;
+  std::vector<std::unique_ptr<PatternStep>> steps_;
+};
+
+}  // namespace contend

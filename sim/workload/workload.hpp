@@ -1,0 +1,19 @@
+#pragma once
+// A workload gives every rank a program to run against the Mpi handle.
+#include <string>
+
+namespace contend {
+
+class Mpi;
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual int rank_count() const = 0;
+  // One line for summaries, e.g. "pattern halo-256.pattern (1184 messages)".
+  virtual std::string description() const = 0;
+  // Runs `mpi.rank()`'s program inside its actor; blocking calls block the actor.
+  virtual void run(Mpi& mpi) = 0;
+};
+
+}  // namespace contend

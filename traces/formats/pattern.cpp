@@ -1,0 +1,204 @@
+#include "formats/pattern.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "util/text.hpp"
+#include "util/units.hpp"
+
+namespace contend {
+namespace {
+
+constexpr long long kMaxRanks = 1 << 24;
+constexpr std::size_t kMaxMessages = std::numeric_limits<std::uint32_t>::max() - 1;
+
+}  // namespace
+
+const std::vector<PatternKeyword>& pattern_keywords() {
+  static const std::vector<PatternKeyword> keywords = {};
+  return keywords;
+}
+
+PatternLine::PatternLine(std::string_view text, std::vector<std::string_view> fields, const std::string& file,
+                         int line, int declared_ranks)
+    : text_(text), fields_(std::move(fields)), file_(file), line_(line), declared_ranks_(declared_ranks) {}
+
+SourceLocation PatternLine::where(std::size_t field) const {
+  const int column = field < fields_.size() ? static_cast<int>(fields_[field].data() - text_.data()) + 1 : 1;
+  return SourceLocation{file_, line_, column};
+}
+
+void PatternLine::fail(std::size_t field, const std::string& message) const { throw Error(where(field), message); }
+
+int PatternLine::rank(std::size_t field, const char* what) {
+  const auto text = fields_[field];
+  long long v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || ptr != text.data() + text.size() || v < 0 || v >= kMaxRanks) {
+    fail(field, std::string(what) + ": expected a rank (an integer >= 0), got '" + std::string(text) + "'");
+  }
+  if (declared_ranks_ >= 0 && v >= declared_ranks_) {
+    fail(field, "rank " + std::to_string(v) + " is out of range: the pattern declares " +
+                    std::to_string(declared_ranks_) + " ranks");
+  }
+  highest_rank_ = std::max(highest_rank_, static_cast<int>(v));
+  return static_cast<int>(v);
+}
+
+std::uint64_t PatternLine::size_field(std::size_t field, const char* what) const {
+  const auto v = units::parse_size(fields_[field]);
+  if (!v) {
+    fail(field, std::string(what) + ": expected " + std::string(units::kSizeHelp) + ", got '" +
+                    std::string(fields_[field]) + "'");
+  }
+  return *v;
+}
+
+double PatternLine::duration_field(std::size_t field, const char* what) const {
+  const auto v = units::parse_duration(fields_[field]);
+  if (!v) {
+    fail(field, std::string(what) + ": expected " + std::string(units::kDurationHelp) + ", got '" +
+                    std::string(fields_[field]) + "'");
+  }
+  return *v;
+}
+
+namespace {
+
+// Collects steps; message lines accumulate into the current exchange.
+class PatternBuilder {
+ public:
+  void add_message(const PatternMessage& m, const PatternLine& line) {
+    if (total_messages_ >= kMaxMessages) line.fail(0, "too many messages (at most 4294967294)");
+    ++total_messages_;
+    pending_.push_back(m);
+  }
+  void end_exchange() {
+    if (pending_.empty()) return;
+    blocks_.push_back(Block{std::move(pending_), nullptr});
+    pending_.clear();
+  }
+  void add_step(std::unique_ptr<PatternStep> step) {
+    end_exchange();
+    blocks_.push_back(Block{{}, std::move(step)});
+  }
+  // Exchanges are built last: they need the final rank count.
+  std::vector<std::unique_ptr<PatternStep>> finish(int ranks) {
+    end_exchange();
+    std::vector<std::unique_ptr<PatternStep>> steps;
+    for (auto& b : blocks_) {
+      steps.push_back(b.step ? std::move(b.step) : std::make_unique<ExchangeStep>(ranks, std::move(b.messages)));
+    }
+    return steps;
+  }
+  bool empty() const { return blocks_.empty() && pending_.empty(); }
+
+ private:
+  struct Block {
+    std::vector<PatternMessage> messages;
+    std::unique_ptr<PatternStep> step;
+  };
+  std::vector<Block> blocks_;
+  std::vector<PatternMessage> pending_;
+  std::size_t total_messages_ = 0;
+};
+
+std::vector<std::string> keyword_names() {
+  std::vector<std::string> names = {"ranks", "---"};
+  for (const auto& k : pattern_keywords()) names.push_back(k.keyword);
+  return names;
+}
+
+}  // namespace
+
+PatternWorkload read_pattern(std::istream& in, const std::string& name) {
+  PatternBuilder builder;
+  int declared = -1;
+  int declared_line = 0;
+  int highest = -1;
+  std::string text;
+  int line_no = 0;
+  while (std::getline(in, text)) {
+    ++line_no;
+    std::string_view content = text;
+    if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
+    auto fields = split_blanks(content);
+    if (fields.empty()) continue;
+    PatternLine line(text, fields, name, line_no, declared);
+    const std::string_view head = fields[0];
+    if (head == "ranks") {
+      if (fields.size() != 2) line.fail(0, "expected 'ranks N'");
+      if (declared >= 0) line.fail(0, "'ranks' given twice (first on line " + std::to_string(declared_line) + ")");
+      if (!builder.empty()) line.fail(0, "'ranks' must come before the steps");
+      declared = line.rank(1, "ranks");
+      if (declared == 0) line.fail(1, "ranks: must be at least 1");
+      declared_line = line_no;
+      continue;
+    }
+    if (head == "---") {
+      if (fields.size() != 1) line.fail(1, "expected nothing after '---'");
+      builder.end_exchange();
+      continue;
+    }
+    if (!head.empty() && (head[0] < '0' || head[0] > '9') && head[0] != '-') {
+      const auto& keywords = pattern_keywords();
+      auto k = std::find_if(keywords.begin(), keywords.end(), [&](const PatternKeyword& kw) { return kw.keyword == head; });
+      if (k == keywords.end()) {
+        line.fail(0, "unknown step '" + std::string(head) + "'" + did_you_mean(head, keyword_names()) +
+                         "; expected 'src dst bytes' or one of: " + join(keyword_names()));
+      }
+      builder.add_step(k->parse(line));
+      highest = std::max(highest, line.highest_rank());
+      continue;
+    }
+    if (fields.size() != 3 && fields.size() != 4) {
+      line.fail(0, "expected 'src dst bytes [@start]' (or 'ranks N'), got " + std::to_string(fields.size()) + " fields");
+    }
+    PatternMessage m;
+    m.src = line.rank(0, "src");
+    m.dst = line.rank(1, "dst");
+    m.bytes = line.size_field(2, "bytes");
+    if (fields.size() == 4) {
+      if (fields[3].empty() || fields[3][0] != '@') line.fail(3, "expected '@TIME' (a start offset such as @2ms)");
+      const auto start = units::parse_duration(fields[3].substr(1));
+      if (!start) line.fail(3, "start: expected @ and " + std::string(units::kDurationHelp) + ", got '" +
+                                   std::string(fields[3]) + "'");
+      m.start = *start;
+    }
+    highest = std::max(highest, line.highest_rank());
+    builder.add_message(m, line);
+  }
+  if (in.bad()) throw Error("error while reading '" + name + "'");
+  if (declared < 0 && highest < 0) {
+    throw Error(SourceLocation{name, 0, 0}, "the pattern names no rank and has no 'ranks N' line");
+  }
+  const int ranks = declared >= 0 ? declared : highest + 1;
+  return PatternWorkload(std::filesystem::path(name).filename().string(), ranks, builder.finish(ranks));
+}
+
+PatternWorkload read_pattern(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open pattern file '" + path + "'");
+  return read_pattern(in, path);
+}
+
+void write_pattern(std::ostream& out, const ManyPairPattern& pattern, const std::string& header_comment) {
+  std::string_view rest = header_comment;
+  while (!rest.empty()) {
+    const auto nl = rest.find('\n');
+    out << "# " << rest.substr(0, nl) << "\n";
+    if (nl == std::string_view::npos) break;
+    rest = rest.substr(nl + 1);
+  }
+  out << "ranks " << pattern.ranks << "\n";
+  for (const auto& m : pattern.messages) {
+    out << m.src << ' ' << m.dst << ' ' << m.bytes;
+    if (m.start > 0) out << " @" << m.start;
+    out << '\n';
+  }
+}
+
+}  // namespace contend

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Calibrates the testbed that is up with contend's own benchmarks and writes
+# its platform file:
+#   1. the platform skeleton from platform-template.yaml and the testbed's settings;
+#   2. Thune's bi-directional multi-pair benchmark (calibrate/multipair) for
+#      intra_socket (all ranks on one node: N = 1 one-way, then N = 2, 4, ...
+#      up to the slots) and inter_node (N ranks on each of two nodes,
+#      N = 1 .. slots), every window from a common start on the machine's
+#      clock (--sync clock: no barrier skew in the intercept);
+#   3. `contend fit-multipair` writes tau and BW_MP(N) into the levels.
+# Usage: calibrate.sh BUILD_DIR PLATFORM_OUT RAW_DIR [quick]
+#   quick: fewer sizes and samples (the CI version)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+ctd_load_state
+build=${1:?usage: calibrate.sh BUILD_DIR PLATFORM_OUT RAW_DIR [quick]}
+platform=${2:?missing PLATFORM_OUT}
+raw=${3:?missing RAW_DIR}
+mode=${4:-full}
+bench=$build/bin/multipair_bench
+contend=$build/bin/contend
+[ -x "$bench" ] && [ -x "$contend" ] || ctd_die "build $build first (multipair_bench, contend)"
+mkdir -p "$raw"
+
+case "$CTD_RATE" in
+  *kbit) wire="${CTD_RATE%kbit}kbps" ;; *mbit) wire="${CTD_RATE%mbit}Mbps" ;; *gbit) wire="${CTD_RATE%gbit}Gbps" ;;
+  *) ctd_die "CTD_RATE '$CTD_RATE' must end in kbit, mbit or gbit" ;;
+esac
+name=$(basename "$platform" .yaml)
+sed -e "s/@NAME@/$name/; s/@NODES@/$CTD_NODES/g; s/@SLOTS@/$CTD_SLOTS/g; s/@RATE@/$CTD_RATE/g; s/@WIRE@/$wire/g" \
+    -e "s/@BURST@/$CTD_BURST/g; s/@QUEUE@/$CTD_QUEUE/g; s/@CC@/$CTD_CC/g" "$CTD_DIR/platform-template.yaml" > "$platform.tmp"
+mv "$platform.tmp" "$platform"
+
+# Sizes in the rendezvous regime of each transport (vader from 4 KiB, TCP from
+# 64 KiB). Inter-node windows of several 256 KiB+ messages: the rendezvous
+# handshake of a window waits behind the other direction's queued data (up to
+# 100 packets, 12 ms at 100 Mbit/s); short windows would fold that into the slope.
+if [ "$mode" = quick ]; then
+  intra=(--min-size 256KiB --max-size 1MiB --repeats 4 --samples 3)
+  inter=(--min-size 256KiB --max-size 1MiB --repeats 4 --samples 3)
+else
+  intra=(--min-size 64KiB --max-size 4MiB --repeats 8 --samples 7)
+  inter=(--min-size 256KiB --max-size 2MiB --repeats 4 --samples 5)
+fi
+
+bench_run() {  # bench_run OUT RANKS MAP-BY ARGS...
+  local out=$1 ranks=$2 mapby=$3
+  shift 3
+  ctd_log "multipair: $(basename "$out" .csv) ($ranks ranks, --map-by $mapby)"
+  "$CTD_DIR/mpirun.sh" -np "$ranks" --map-by "$mapby" "$bench" --sync clock -o "$out" "$@" 2> "$out.log" ||
+    { cat "$out.log" >&2; ctd_die "multipair_bench failed: $out"; }
+  rm -f "$out.log"
+}
+
+files=()
+bench_run "$raw/intra_socket-uni-P2.csv" 2 ppr:2:node --level intra_socket --unidirectional "${intra[@]}"
+files+=("$raw/intra_socket-uni-P2.csv")
+for p in 2 4 8 16 32; do
+  [ "$p" -le "$CTD_SLOTS" ] || break
+  bench_run "$raw/intra_socket-bi-P$p.csv" "$p" "ppr:$p:node" --level intra_socket "${intra[@]}"
+  files+=("$raw/intra_socket-bi-P$p.csv")
+done
+for n in $(seq 1 "$CTD_SLOTS"); do
+  bench_run "$raw/inter_node-bi-P$((2 * n)).csv" $((2 * n)) "ppr:$n:node" --level inter_node "${inter[@]}"
+  files+=("$raw/inter_node-bi-P$((2 * n)).csv")
+done
+
+"$contend" fit-multipair "${files[@]}" --platform "$platform" --fits "$raw/fits.csv"
+"$contend" platform "$platform"

@@ -1,0 +1,59 @@
+#!/usr/bin/python3
+"""Checks of the CI version of the testbed validation (validate.sh quick).
+
+Fails when:
+  - the calibrated inter-node single-pair bandwidth BW_MP(1) differs by more
+    than 10% from the shaping check's one-way bandwidth (the same link
+    measured twice: a calibration or fit that is broken shows here);
+  - a case lacks a maxmin prediction, or maxmin's eq. (11) error or makespan
+    error exceeds 50% (the reference model on a 2-node-scale network; a
+    broken mapping, unit or runner shows as errors of 100% and more, while
+    the full suite measures about 10%: see README, "Accuracy on the testbed").
+
+Usage: ci_checks.py RESULTS_DIR PLATFORM
+"""
+import csv
+import math
+import os
+import sys
+
+GROSS = 0.5
+
+
+def rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def main():
+    results = sys.argv[1]
+    problems = []
+    shaping = {r["check"]: r for r in rows(os.path.join(results, "shaping-check.csv"))}
+    one_way = float(shaping["one-way"]["bandwidth"])
+    fits = rows(os.path.join(results, "calibration", "fits.csv"))
+    single = [float(r["bandwidth"]) for r in fits if r["level"] == "inter_node" and r["N"] == "1"]
+    if not single:
+        problems.append("no inter_node N = 1 in the calibration")
+    elif abs(single[0] - one_way) > 0.1 * one_way:
+        problems.append(f"calibrated inter_node BW_MP(1) {single[0] / 1e6:.2f} MB/s but the shaping check measured "
+                        f"{one_way / 1e6:.2f} MB/s")
+    errors = rows(os.path.join(results, "errors.csv"))
+    cases = {r["case"] for r in errors}
+    for case in sorted(cases):
+        mm = [r for r in errors if r["case"] == case and r["model"] == "maxmin"]
+        if not mm or not mm[0]["total_relative_error"]:
+            problems.append(f"{case}: no maxmin prediction")
+            continue
+        err, mk = float(mm[0]["total_relative_error"]), float(mm[0]["makespan_error"])
+        if not (math.isfinite(err) and err <= GROSS and abs(mk) <= GROSS):
+            problems.append(f"{case}: maxmin eq. (11) error {100 * err:.1f}%, makespan error {100 * mk:+.1f}% "
+                            f"(limit {100 * GROSS:.0f}%)")
+    print(f"ci_checks: {len(cases)} cases, inter_node BW_MP(1) {single[0] / 1e6 if single else float('nan'):.2f} MB/s "
+          f"vs one-way {one_way / 1e6:.2f} MB/s")
+    for p in problems:
+        print("ci_checks: FAIL:", p, file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+#pragma once
+// Thune et al.'s Algorithm 2 for real, with the semantics contend simulates
+// (sim/workload/pattern_workload.cpp, ExchangeStep::run): every rank posts
+// MPI_Isend for its outgoing messages in file order, then MPI_Irecv for its
+// incoming ones, then the sends with a start offset once their time has come
+// (in increasing order of offset), then waits for its sends, then for its
+// receives. All messages use tag 0 on MPI_COMM_WORLD.
+#include <cstdint>
+#include <vector>
+
+#include "pattern_reader.hpp"
+
+namespace contend::testbed {
+
+// One rank's part of one exchange, prepared once and run many times.
+class RankExchange {
+ public:
+  RankExchange(const Exchange& exchange, int rank);
+  std::uint64_t send_bytes() const { return send_bytes_; }
+  std::uint64_t recv_bytes() const { return recv_bytes_; }
+  // Runs the exchange from `send_buffer`/`recv_buffer` (at least send_bytes()
+  // and recv_bytes() long).
+  void run(char* send_buffer, char* recv_buffer) const;
+
+ private:
+  std::vector<Message> sends_now_, sends_later_, receives_;
+  std::uint64_t send_bytes_ = 0, recv_bytes_ = 0;
+};
+
+}  // namespace contend::testbed

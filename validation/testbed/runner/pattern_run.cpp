@@ -1,0 +1,175 @@
+// pattern_run: runs a contend pattern file for real under MPI and times every
+// rank, as `contend simulate` predicts it (its per-rank total_time).
+// Exchanges follow Algorithm 2 (exchange.hpp); `bcast` steps call MPI_Bcast
+// and `barrier` steps MPI_Barrier.
+//
+// Each repetition: MPI_Barrier; then every rank starts the pattern at one
+// common instant and its time is when it finished its last step, measured
+// from that instant.
+//   --sync clock    (default) rank 0 picks the instant (now + --margin) and
+//                   broadcasts it; every rank sleeps until then on
+//                   CLOCK_MONOTONIC. Needs one clock for all ranks: true on
+//                   the emulated cluster (one kernel), checked via boot_id.
+//                   Removes the barrier's exit skew (milliseconds when many
+//                   ranks share 2 cores).
+//   --sync barrier  every rank times from its own barrier exit (any cluster).
+// A rank that wakes after the instant (CPU busy) keeps the lost time in its
+// measurement; the raw CSV records how late it began (`late`).
+// The first --warmup repetitions are not recorded: Open MPI opens its TCP
+// connections on first use.
+//
+// Output (rank 0): repetition,rank,host,time,late   (seconds)
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "mpi_support.hpp"
+#include "exchange.hpp"
+#include "pattern_reader.hpp"
+#include "util/atomic_file.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+using contend::mpi_support::monotonic_now;
+
+struct Options {
+  std::string pattern, output, sync = "clock";
+  int repetitions = 5;
+  int warmup = 1;
+  double margin = 0.05;
+};
+
+std::string format_seconds(double s) {
+  std::array<char, 32> text{};
+  std::snprintf(text.data(), text.size(), "%.9g", s);
+  return text.data();
+}
+
+// This rank's part of one step, ready to run many times.
+using RankStep = std::variant<contend::testbed::RankExchange, contend::testbed::Bcast, contend::testbed::Barrier>;
+
+struct StepRunner {
+  std::vector<char>& send;
+  std::vector<char>& recv;
+  void operator()(const contend::testbed::RankExchange& e) const { e.run(send.data(), recv.data()); }
+  void operator()(const contend::testbed::Bcast& b) const {
+    MPI_Bcast(send.data(), static_cast<int>(b.bytes), MPI_BYTE, b.root, MPI_COMM_WORLD);
+  }
+  void operator()(const contend::testbed::Barrier&) const { MPI_Barrier(MPI_COMM_WORLD); }
+};
+
+// One repetition on this rank: {time from the common start, lateness}.
+std::pair<double, double> one_repetition(const Options& o, const std::vector<RankStep>& steps, std::vector<char>& send,
+                                         std::vector<char>& recv) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = o.sync == "clock" ? contend::mpi_support::common_start(o.margin) : monotonic_now();
+  const double late = monotonic_now() - start;
+  for (const auto& step : steps) std::visit(StepRunner{send, recv}, step);
+  return {monotonic_now() - start, late};
+}
+
+// Steps as this rank runs them, and the buffer sizes they need.
+std::vector<RankStep> prepare(const contend::testbed::RealPattern& pattern, int rank, std::uint64_t& send_bytes,
+                              std::uint64_t& recv_bytes) {
+  std::vector<RankStep> steps;
+  send_bytes = recv_bytes = 1;
+  for (const auto& step : pattern.steps) {
+    if (const auto* exchange = std::get_if<contend::testbed::Exchange>(&step)) {
+      contend::testbed::RankExchange mine(*exchange, rank);
+      send_bytes = std::max(send_bytes, mine.send_bytes());
+      recv_bytes = std::max(recv_bytes, mine.recv_bytes());
+      steps.emplace_back(std::move(mine));
+    } else if (const auto* bcast = std::get_if<contend::testbed::Bcast>(&step)) {
+      send_bytes = std::max(send_bytes, bcast->bytes);
+      steps.emplace_back(*bcast);
+    } else {
+      steps.emplace_back(contend::testbed::Barrier{});
+    }
+  }
+  return steps;
+}
+
+int run(const Options& o, int rank, int size) {
+  const auto pattern = contend::testbed::read_real_pattern(o.pattern);
+  if (pattern.ranks != size) {
+    throw contend::Error(o.pattern + ": the pattern has " + std::to_string(pattern.ranks) + " ranks but MPI runs " +
+                         std::to_string(size) + " (mpirun -np " + std::to_string(pattern.ranks) + ")");
+  }
+  if (o.sync != "clock" && o.sync != "barrier") throw contend::Error("--sync: expected 'clock' or 'barrier', got '" + o.sync + "'");
+  if (o.sync == "clock" && !contend::mpi_support::on_one_machine()) {
+    throw contend::Error("--sync clock needs every rank on one machine (one clock); use --sync barrier");
+  }
+  const auto hosts = contend::mpi_support::allgather_strings(contend::mpi_support::this_host());
+
+  std::uint64_t send_bytes = 0, recv_bytes = 0;
+  const auto steps = prepare(pattern, rank, send_bytes, recv_bytes);
+  std::vector<char> send(send_bytes, static_cast<char>(rank)), recv(recv_bytes, 0);
+
+  std::ostringstream rows;
+  for (int r = 0; r < o.warmup + o.repetitions; ++r) {
+    const auto [time, late] = one_repetition(o, steps, send, recv);
+    std::array<double, 2> mine{time, late};
+    std::vector<double> all(2 * static_cast<std::size_t>(size));
+    MPI_Gather(mine.data(), 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank != 0 || r < o.warmup) continue;
+    for (int k = 0; k < size; ++k) {
+      rows << (r - o.warmup) << ',' << k << ',' << hosts[static_cast<std::size_t>(k)] << ','
+           << format_seconds(all[2 * static_cast<std::size_t>(k)]) << ','
+           << format_seconds(all[2 * static_cast<std::size_t>(k) + 1]) << '\n';
+    }
+    std::cerr << "pattern_run: repetition " << (r - o.warmup) << " done\n";
+  }
+  if (rank == 0) {
+    contend::write_file_atomically(o.output, [&](std::ostream& out) {
+      out << "# pattern_run " << o.pattern << ": " << size << " ranks, " << pattern.steps.size() << " steps, sync "
+          << o.sync << ", " << o.repetitions << " repetitions after " << o.warmup << " warm-up\n";
+      out << "repetition,rank,host,time,late\n" << rows.str();
+    });
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Runs a contend pattern file for real under MPI and times every rank", "pattern_run"};
+  app.add_option("--pattern", o.pattern, "Pattern file (contend's format: exchanges, @start offsets, '---')")->required();
+  app.add_option("-o,--output", o.output, "Raw CSV: repetition,rank,host,time,late")->required();
+  app.add_option("--repetitions", o.repetitions, "Timed repetitions")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--warmup", o.warmup, "Untimed repetitions first")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--sync", o.sync, "clock (common start on one machine's clock) | barrier")->capture_default_str();
+  app.add_option("--margin", o.margin, "Seconds between the barrier and the common start (--sync clock)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int status = 0;
+  try {
+    status = run(o, rank, size);
+  } catch (const contend::Error& e) {
+    // Input errors: every rank reads the same files and stops at the same place.
+    if (rank == 0) std::cerr << "pattern_run: error: " << e.what() << "\n";
+    status = 1;
+  } catch (const std::exception& e) {
+    std::cerr << "pattern_run: error on rank " << rank << ": " << e.what() << "\n";
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return status;
+}
