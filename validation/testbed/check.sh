@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves the shaping holds before anything is measured:
 #   1. one 4 MiB message node 0 -> node 1: its bytes appear on node 0's uplink
-#      and node 1's downlink (htb counters) and nowhere else, and its
+#      and node 1's downlink (htb counters) and nowhere else (beyond the
+#      ACKs flowing back), and its
 #      bandwidth is the shaped rate less TCP/IP headers (within 10%);
 #   2. the same both ways at once: full duplex, each direction at that rate;
 #   3. two ranks of one node: shared memory, nothing on any shaped link.
@@ -57,8 +58,12 @@ measure() {  # measure NAME PATTERN MAP-BY EXPECTED-LINKS (space-separated label
       if [ "$delta" -lt "$moved" ] || [ "$delta" -gt $((moved * 11 / 10)) ]; then
         fail "$name: link $label carried $delta B, expected about $moved B"
       fi
-    elif [ "$delta" -gt $((moved / 50)) ]; then
-      fail "$name: link $label carried $delta B, expected almost nothing"
+    elif [ "$delta" -gt $((moved * 6 / 100)) ]; then
+      # The reverse direction carries TCP's ACKs: at most one 66-78 B frame per
+      # 1448 B segment (5.4% of the payload) when the receiver acknowledges
+      # every segment, half that with delayed ACKs (CI saw 2.3%). Misrouted
+      # data would show as about 100%.
+      fail "$name: link $label carried $delta B, expected at most TCP ACKs (6% of $moved B)"
     fi
   done < "$work/before"
   echo "$time" > "$work/$name.time"
