@@ -17,9 +17,9 @@ run=$build/bin/pattern_run
 [ -x "$contend" ] && [ -x "$run" ] || ctd_die "build $build first (contend, pattern_run)"
 python=/usr/bin/python3  # Debian's, with python3-matplotlib
 
-ranks=$((CTD_NODES * CTD_SLOTS))
+ranks=$((CTD_SUITE_NODES * CTD_SLOTS))
 mkdir -p "$results/workloads" "$results/measured" "$results/predicted"
-"$python" "$CTD_DIR/workloads.py" "$contend" "$CTD_NODES" "$CTD_SLOTS" "$results/workloads"
+"$python" "$CTD_DIR/workloads.py" "$contend" "$CTD_SUITE_NODES" "$CTD_SLOTS" "$results/workloads"
 
 if [ "$mode" = quick ]; then
   workloads=(irregular-a conflicts)
