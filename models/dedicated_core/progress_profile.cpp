@@ -91,6 +91,10 @@ ProgressProfile read_row(const RowReader& row) {
   p.t_blocking = row.seconds("t_blocking");
   p.t_other = row.seconds("t_other");
   if (row.has("t_mpi")) p.t_mpi = row.seconds("t_mpi");
+  if (p.t_blocking > 0 && p.n_blocking == 0) {
+    row.fail(row.cell("n_blocking"), fmt::format("n_blocking: t_blocking is {} s but no blocking call is counted",
+                                                 p.t_blocking));
+  }
   if (p.t_comp > p.t_noprogress) {
     row.fail(row.cell("t_comp"), fmt::format("t_comp ({}) exceeds t_noprogress ({}): the time outside MPI cannot "
                                              "exceed the run time",
