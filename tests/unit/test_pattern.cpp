@@ -62,8 +62,8 @@ BOOST_AUTO_TEST_CASE(start_offsets_and_separate_exchanges) {
 }
 
 BOOST_AUTO_TEST_CASE(errors_name_line_and_column) {
-  BOOST_TEST(error_of("0 1\n") == "x.pattern:1:1: expected 'src dst bytes [@start]' (or 'ranks N'), got 2 fields");
-  BOOST_TEST(error_of("0 1 10 2ms\n") == "x.pattern:1:8: expected '@TIME' (a start offset such as @2ms)");
+  BOOST_TEST(error_of("0 1\n") == "x.pattern:1:1: expected 'src dst bytes [@start] [type=DATATYPE]' (or 'ranks N'), got 2 fields");
+  BOOST_TEST(error_of("0 1 10 2ms\n") == "x.pattern:1:8: expected '@TIME' (a start offset such as @2ms) or 'type=DATATYPE' (each once), got '2ms'");
   BOOST_TEST(error_of("0 1 10 @soon\n") ==
              "x.pattern:1:8: start: expected @ and a duration such as 1.7us, 5ms or 2e-6 (s), got '@soon'");
   // The list of step keywords grows with the step kinds (pattern_keywords()).
