@@ -5,6 +5,7 @@
 #include "flowcut/flowcut.hpp"
 #include "maxmin/maxmin.hpp"
 #include "staircase/staircase.hpp"
+#include "taulop/taulop.hpp"
 
 namespace contend {
 
@@ -14,6 +15,7 @@ const ModelRegistry& all_models() {
     r.add(maxmin_model_info());
     r.add(staircase_model_info());
     r.add(flowcut_model_info());
+    r.add(taulop_model_info());
     return r;
   }();
   return registry;
