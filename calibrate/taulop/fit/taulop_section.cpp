@@ -11,7 +11,7 @@
 namespace contend::calibrate {
 namespace {
 
-std::string number(double x) { return fmt::format("{:.4g}", x); }
+std::string number(double x) { return fmt::format("{:.6g}", x); }  // six digits: rounding stays below the noise
 
 std::string count_table(const std::map<int, double>& table) {
   std::string out;
