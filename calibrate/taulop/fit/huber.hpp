@@ -21,7 +21,7 @@ namespace contend::calibrate {
 
 struct HuberOptions {
   double epsilon = 1.35;      // Huber's threshold, in residual scales (95% efficiency under Gaussian noise)
-  double ridge = 1e-8;        // on the column-normalised problem: a tie-break, not a shrinkage
+  double ridge = 1e-10;       // on the column-normalised problem: a tie-break, not a shrinkage
   bool non_negative = true;
   int max_iterations = 200;
   double tolerance = 1e-10;   // relative change of the coefficients that ends the iterations
