@@ -3,6 +3,7 @@
 // writes them into a platform file's models.taulop section.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -28,6 +29,7 @@ struct FitOptions {
   std::string fits;
   std::optional<double> q;
   bool literal_eq18 = false;
+  bool relative = false;
   bool dry_run = false;
 };
 
@@ -46,13 +48,15 @@ void print_calibration(const calibrate::TaulopCalibration& c) {
   }
   fmt::print("Q(m_s) = {:.4g} (eq. 15)\n", nbft.parameters.q);
   for (const auto& note : nbft.notes) fmt::print("note: {}\n", note);
-  fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>9}\n", "algorithm", "o0 us", "o1 us", "L0 us", "L1 us",
-             "T0p2p us", "T1p2p us", "eqs", "T1 by", "max err");
+  fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>8} {:>8}\n", "algorithm", "o0 us", "o1 us", "L0 us", "L1 us",
+             "T0p2p us", "T1p2p us", "eqs", "T1 by", "med err", "max err");
   for (const auto& f : c.algorithms) {
-    double worst = 0;
-    for (const auto& eq : f.equations) worst = std::max(worst, std::abs(eq.predicted - eq.measured) / eq.measured);
-    fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>8.1f}%\n", calibrate::bcast_algorithm_info(f.algorithm).name,
-               us(f.o0), us(f.o1), us(f.l0), us(f.l1), us(f.t0), us(f.t1), f.equations.size(), f.t1_from_q ? "Q" : "fit", 100 * worst);
+    std::vector<double> errors;
+    for (const auto& eq : f.equations) errors.push_back(std::abs(eq.predicted - eq.measured) / eq.measured);
+    std::sort(errors.begin(), errors.end());
+    const double worst = errors.back(), middle = errors[errors.size() / 2];
+    fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>7.1f}% {:>7.1f}%\n", calibrate::bcast_algorithm_info(f.algorithm).name,
+               us(f.o0), us(f.o1), us(f.l0), us(f.l1), us(f.t0), us(f.t1), f.equations.size(), f.t1_from_q ? "Q" : "fit", 100 * middle, 100 * worst);
   }
 }
 
@@ -86,6 +90,7 @@ int run_fit(const FitOptions& o) {
   calibrate::TaulopFitOptions options;
   options.q = o.q;
   options.literal_eq18 = o.literal_eq18;
+  options.relative = o.relative;
   const auto c = calibrate::fit_taulop(samples, options);
   print_calibration(c);
   if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { write_fits_csv(out, c); });
@@ -93,7 +98,8 @@ int run_fit(const FitOptions& o) {
 
   const std::string before = read_text(o.platform);
   const Platform old = parse_platform(YamlField::load_string(before, o.platform));
-  const std::string source = "contend fit-taulop from " + join(names) + (o.literal_eq18 ? " (eq. 18 as printed)" : "");
+  const std::string source = "contend fit-taulop from " + join(names) + (o.literal_eq18 ? ", eq. 18 as printed" : "") +
+                             (o.relative ? ", relative residuals" : "");
   const std::string updated =
       calibrate::replace_model_section(before, "taulop", calibrate::taulop_section(c, old.model_section("taulop"), source));
   // The new file must be a valid platform whose model sections all validate before it replaces anything.
@@ -120,6 +126,7 @@ Action add_fit_taulop_command(CLI::App& app) {
   cmd->add_option("--fits", o->fits, "Write every equation (lambda, measured, predicted, Huber weight) as CSV");
   cmd->add_option("--q", o->q, "Q(m_s) when no network NBFT was measured (eq. 15 otherwise)")->check(CLI::PositiveNumber);
   cmd->add_flag("--literal-eq18", o->literal_eq18, "Shared-memory NBFTs as gamma^0/Q * T^1_p2p, as eq. (18) prints (see README)");
+  cmd->add_flag("--relative", o->relative, "Huber on residuals relative to each measured time (noisy large messages), not seconds");
   cmd->add_flag("--dry-run", o->dry_run, "Print the updated platform file instead of writing it");
   return [o] { return run_fit(*o); };
 }

@@ -122,7 +122,7 @@ std::uint64_t common_segment(const std::vector<TaulopSample>& samples) {
 }
 
 AlgorithmFit fit_algorithm(BcastAlgorithm algorithm, const std::vector<const TaulopSample*>& rows, const NbftParameters& nbft,
-                           const HuberOptions& options) {
+                           const TaulopFitOptions& options) {
   AlgorithmFit fit;
   fit.algorithm = algorithm;
   fit.fanout = rows.front()->fanout;
@@ -159,11 +159,12 @@ AlgorithmFit fit_algorithm(BcastAlgorithm algorithm, const std::vector<const Tau
   Eigen::VectorXd t(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto& eq = fit.equations[static_cast<std::size_t>(i)];
-    design(i, 0) = eq.lambda[0];
-    if (!fit.t1_from_q) design(i, 1) = eq.lambda[1];
-    t[i] = eq.measured;
+    const double scale = options.relative ? 1 / eq.measured : 1.0;
+    design(i, 0) = scale * eq.lambda[0];
+    if (!fit.t1_from_q) design(i, 1) = scale * eq.lambda[1];
+    t[i] = scale * eq.measured;
   }
-  fit.huber = huber_regression(design, t, options);
+  fit.huber = huber_regression(design, t, options.huber);
   fit.t0 = fit.huber.coefficients[0];
   fit.t1 = fit.t1_from_q ? nbft.q * fit.t0 : fit.huber.coefficients[1];
   split_p2p_times(fit);
@@ -275,7 +276,7 @@ TaulopCalibration fit_taulop(const std::vector<TaulopSample>& samples, const Tau
     for (const auto& s : samples) {
       if (!s.nbft && s.algorithm == info.algorithm) rows.push_back(&s);
     }
-    if (!rows.empty()) c.algorithms.push_back(fit_algorithm(info.algorithm, rows, c.nbft.parameters, options.huber));
+    if (!rows.empty()) c.algorithms.push_back(fit_algorithm(info.algorithm, rows, c.nbft.parameters, options));
   }
   if (c.algorithms.empty()) throw Error("no broadcast experiment (experiment bcast_gather) in the samples: nothing to fit");
   for (const auto& f : c.algorithms) {

@@ -92,6 +92,10 @@ struct TaulopCalibration {
 struct TaulopFitOptions {
   std::optional<double> q;     // replaces eq. (15) when no network NBFT was measured
   bool literal_eq18 = false;   // NbftParameters::literal_eq18
+  // Residuals relative to each measured time (each equation divided by its
+  // time) instead of the paper's absolute seconds: for machines where large
+  // messages are much noisier than small ones (shared or oversubscribed).
+  bool relative = false;
   HuberOptions huber;
 };
 
