@@ -292,6 +292,26 @@ BOOST_AUTO_TEST_CASE(one_node_takes_t1_from_q) {
   BOOST_TEST(f.t0 > 0.0);
 }
 
+BOOST_AUTO_TEST_CASE(relative_residuals_follow_the_small_messages) {
+  // Chain on one node, T^0 = 10 us; the four largest messages three times
+  // slower than the model (a time-sliced machine). In seconds those four
+  // dominate; relative to each time, the five exact ones win.
+  std::string csv = std::string(kTaulopCsvHeader) + "\n" + nbft_rows();
+  int k = 0;
+  for (std::uint64_t m = 16384; m <= 4194304; m *= 2, ++k) {
+    const double exact = 10e-6 * static_cast<double>(m / 8192 + 2 + 3);  // n_s + 2 stages, gather of 3
+    csv += row("bcast_gather", -1, "chain", 3, 4, "0:0:0:0", m, 0, k >= 5 ? 3 * exact : exact);
+  }
+  std::istringstream in1(csv), in2(csv);
+  const auto absolute = fit_taulop(read_taulop_csv(in1, "a.csv")).algorithms.front();
+  TaulopFitOptions relative;
+  relative.relative = true;
+  const auto scaled = fit_taulop(read_taulop_csv(in2, "r.csv"), relative).algorithms.front();
+  BOOST_TEST(scaled.t0 == 10e-6, tt::tolerance(1e-6));
+  BOOST_TEST(std::abs(absolute.t0 - 10e-6) > 1e-6);
+  for (int i = 5; i < 9; ++i) BOOST_TEST(scaled.equations[static_cast<std::size_t>(i)].weight < 0.5);
+}
+
 BOOST_AUTO_TEST_CASE(raw_csv_errors_say_where) {
   auto error_of = [](const std::string& line) {
     std::istringstream in(std::string(kTaulopCsvHeader) + "\n" + line + "\n");
