@@ -16,8 +16,8 @@ class TauLopModel final : public FluidModel {
  protected:
   void on_start(TransferId id, double now) override {
     const Transfer& t = sink().transfer(id);
-    transfers_.start(id, context().mapping[t.src].node, context().mapping[t.dst].node, static_cast<double>(t.bytes),
-                     now);
+    const taulop::TransferModel::Endpoints e{t.src, t.dst, context().mapping[t.src].node, context().mapping[t.dst].node};
+    transfers_.start(id, e, static_cast<double>(t.bytes), now);
   }
 
   double next_event() const override { return transfers_.next_event(); }

@@ -15,11 +15,14 @@ double TransferModel::slowdown(Channel c, std::size_t tau) const {
   return std::max(1.0, table(static_cast<int>(tau)));
 }
 
-void TransferModel::start(Id id, int src_node, int dst_node, double bytes, double now) {
+void TransferModel::start(Id id, const Endpoints& e, double bytes, double now) {
   now = std::max(now, clock_);  // the caller's clock may read a rounding error behind ours
   if (flows_.size() <= id) flows_.resize(static_cast<std::size_t>(id) + 1);
   Flow& f = flows_[id];
   f = Flow{};
+  f.pair = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.src_rank)) << 32) |
+           static_cast<std::uint32_t>(e.dst_rank);
+  const int src_node = e.src_node, dst_node = e.dst_node;
   const ChannelParameters& sm = parameters_.channels[kSharedMemory];
   const ChannelParameters& net = parameters_.channels[kNetwork];
   if (src_node == dst_node) {
@@ -34,9 +37,36 @@ void TransferModel::start(Id id, int src_node, int dst_node, double bytes, doubl
     f.steps[3] = Step{sm.L(bytes), {memory(dst_node), -1}, kSharedMemory};
     f.step_count = 4;
   }
-  f.active = true;
   f.step = 0;
+  enter_step(id, now);  // o: a delay, outside the pair's order
+}
+
+void TransferModel::request_step(Id id, double now) {
+  Flow& f = flows_[id];
+  Lanes& lanes = lanes_[f.pair];
+  const auto step = static_cast<std::size_t>(f.step);
+  if (lanes.busy[step]) {
+    lanes.waiting[step].push_back(id);
+    return;
+  }
+  lanes.busy[step] = true;
   enter_step(id, now);
+}
+
+void TransferModel::release_step(Id id, double now) {
+  const Flow& f = flows_[id];
+  const auto it = lanes_.find(f.pair);
+  const auto step = static_cast<std::size_t>(f.step);
+  Lanes& lanes = it->second;
+  if (lanes.waiting[step].empty()) {
+    lanes.busy[step] = false;
+    const bool idle = std::none_of(lanes.busy.begin(), lanes.busy.end(), [](bool b) { return b; });
+    if (idle) lanes_.erase(it);  // no waiting anywhere either: waiters only queue behind busy steps
+    return;
+  }
+  const Id next = lanes.waiting[step].front();
+  lanes.waiting[step].pop_front();
+  enter_step(next, now);  // the step stays busy, now for `next`
 }
 
 double TransferModel::next_event() const {
@@ -114,13 +144,13 @@ void TransferModel::advance(double now, std::vector<Completion>& completed) {
     for (int r : done.resources) {
       if (r >= 0) replan(r, time);  // the others speed up
     }
+    if (f.step > 0) release_step(id, time);
     ++f.step;
     if (f.step == f.step_count) {
-      f.active = false;
       completed.push_back({id, time});
       continue;
     }
-    enter_step(id, time);
+    request_step(id, time);
   }
 }
 

@@ -16,9 +16,18 @@
 // network transfer moves at the slower of its two NICs. o is a fixed delay
 // that occupies no channel. Rates change only when a transfer enters or
 // leaves a channel: an event-driven fluid computation.
+//
+// Messages between one pair of processes stay in order (MPI's non-overtaking
+// rule over one FIFO connection, TCP stream or shared-memory queue): each
+// transfer step of a message starts only once the same step of the pair's
+// previous message has finished. Without it an eager sender that posts many
+// segments at once would see them all share the channel and end together
+// (processor sharing), where a real connection delivers the first one first.
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -34,10 +43,15 @@ class TransferModel {
     double time;
   };
 
+  struct Endpoints {
+    int src_rank = 0, dst_rank = 0;
+    int src_node = 0, dst_node = 0;
+  };
+
   TransferModel(const Parameters& parameters, int nodes);
 
   // Message `id` (ids may be reused once completed) starts at `now`.
-  void start(Id id, int src_node, int dst_node, double bytes, double now);
+  void start(Id id, const Endpoints& endpoints, double bytes, double now);
   double next_event() const;  // infinity if nothing is in flight
   // Processes every event at or before `now`, appending completed messages.
   void advance(double now, std::vector<Completion>& completed);
@@ -57,7 +71,12 @@ class TransferModel {
     double rate = 1;      // work per second since `since`
     double since = 0;
     double event = 0;     // planned end of the current step
-    bool active = false;
+    std::uint64_t pair = 0;  // (source rank, destination rank)
+  };
+  // Per pair of processes, which steps a message occupies and who waits for them.
+  struct Lanes {
+    std::array<bool, 4> busy{};
+    std::array<std::deque<Id>, 4> waiting;
   };
 
   int memory(int node) const { return node; }
@@ -66,6 +85,8 @@ class TransferModel {
   double slowdown(Channel c, std::size_t tau) const;
 
   void enter_step(Id id, double now);   // starts flows_[id].step at `now`
+  void request_step(Id id, double now); // enters it, or queues behind the pair's previous message
+  void release_step(Id id, double now); // the pair's next message may enter this step
   void leave_channels(Id id);
   void settle(int resource, double now);   // brings its flows to `now`
   void replan(int resource, double now);   // new rates and end events
@@ -76,6 +97,7 @@ class TransferModel {
   std::vector<Flow> flows_;
   std::vector<std::vector<Id>> members_;  // by channel instance
   std::set<std::pair<double, Id>> events_;
+  std::unordered_map<std::uint64_t, Lanes> lanes_;
   double clock_ = 0;
 };
 

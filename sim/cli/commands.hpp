@@ -17,6 +17,7 @@ Action add_analyze_command(CLI::App& app);
 Action add_compare_command(CLI::App& app);
 Action add_fit_multipair_command(CLI::App& app);
 Action add_fit_taulop_command(CLI::App& app);
+Action add_select_command(CLI::App& app);
 
 // Peak resident memory of this process, bytes.
 long long peak_memory_bytes();

@@ -92,7 +92,7 @@ int run_select(const SelectOptions& o) {
   std::string header = fmt::format("{:>6}", "size");
   for (const auto& name : taulop::bcast_algorithm_names()) header += fmt::format(" {:>12}", name);
   header += fmt::format("  {:<12} {:<24} {:>8}", "model", fmt::format("ompi-{}", ompi.version()), "penalty");
-  if (o.simulate) header += fmt::format("  {:<12}", "sim-best");
+  if (o.simulate) header += "  sim-best";
   fmt::print("{}\n", header);
 
   std::ostringstream csv;
@@ -119,7 +119,7 @@ int run_select(const SelectOptions& o) {
     line += fmt::format("  {:<12} {:<24} {:>8}", model_choice, choice.label, penalty);
     if (simulator) {
       const auto sim_best = static_cast<std::size_t>(std::min_element(simulated.begin(), simulated.end()) - simulated.begin());
-      line += fmt::format("  {:<12}", taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[sim_best]));
+      line += fmt::format("  {}", taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[sim_best]));
     }
     fmt::print("{}\n", line);
     if (simulator) {

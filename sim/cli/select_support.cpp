@@ -1,10 +1,12 @@
 #include "select_support.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 
@@ -137,12 +139,16 @@ double AlgorithmSimulator::run(taulop::BcastAlgorithm algorithm, std::uint64_t b
   coll::CollectiveSettings settings;
   settings.forced[coll::CollectiveOp::bcast] = forced_bcast(algorithm, segment_bytes_);
   settings.chain_fanout = kchain_fanout_;
+  std::fflush(nullptr);  // the child must not print the parent's buffered output again
   int fds[2];
   if (pipe(fds) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
   const pid_t child = fork();
   if (child < 0) throw Error(std::string("cannot fork: ") + std::strerror(errno));
   if (child == 0) {
     close(fds[0]);
+    // Whatever the simulation prints (SimGrid's log) goes nowhere: the parent prints the results.
+    const int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) dup2(null, STDOUT_FILENO);
     std::string reply;
     try {
       const Mapping mapping = make_mapping(mapping_, procs_, platform_.nodes, false);
@@ -150,6 +156,7 @@ double AlgorithmSimulator::run(taulop::BcastAlgorithm algorithm, std::uint64_t b
       SimulationOptions options;
       options.model = model_;
       options.mapping_name = mapping_;
+      options.collectives = settings;
       reply = fmt::format("ok {:.17g}", simulate(platform_, mapping, workload, all_models(), options).makespan());
     } catch (const std::exception& e) {
       reply = std::string("error ") + e.what();

@@ -12,6 +12,7 @@
 #include "platform/platform.hpp"
 #include "registry.hpp"
 #include "util/atomic_file.hpp"
+#include "workload/collective_step.hpp"
 #include "workload/pattern_workload.hpp"
 
 namespace contend::cli {
@@ -27,14 +28,33 @@ namespace {
 struct SimulateOptions {
   std::string platform, pattern, mapping = "block", model = "maxmin", progress;
   std::string per_rank, messages, json;
+  std::string ompi = "4.1";
+  std::vector<std::string> coll;
   bool oversubscribe = false;
   bool quiet = false;
   bool stats = false;
   double time_limit = 0;
 };
 
+coll::CollectiveSettings collective_settings(const SimulateOptions& o) {
+  coll::CollectiveSettings settings;
+  settings.version = coll::parse_ompi_version(o.ompi);
+  for (const std::string& option : o.coll) coll::apply_coll_option(settings, option);
+  return settings;
+}
+
+// One line per collective step: the algorithm it runs and why.
+void print_collective_choices(const PatternWorkload& workload, const coll::CollectiveSettings& settings) {
+  for (const auto& step : workload.steps()) {
+    if (const auto* c = dynamic_cast<const CollectiveStep*>(step.get())) {
+      fmt::print("collective: {}\n", coll::describe_choice(c->call(), workload.rank_count(), settings));
+    }
+  }
+}
+
 int run_simulate(const SimulateOptions& o) {
   const auto begin = std::chrono::steady_clock::now();
+  const coll::CollectiveSettings collectives = collective_settings(o);
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
   PatternWorkload workload = read_pattern(o.pattern);
@@ -47,6 +67,7 @@ int run_simulate(const SimulateOptions& o) {
   options.mapping_name = o.mapping;
   options.record_messages = !o.messages.empty();
   options.wall_time_limit = o.time_limit;
+  options.collectives = collectives;
   const Results results = simulate(platform, mapping, workload, all_models(), options);
   const auto simulated = std::chrono::steady_clock::now();
 
@@ -63,6 +84,7 @@ int run_simulate(const SimulateOptions& o) {
                "{:.0f} messages/s simulated\n",
                wall.count(), reading.count(), simulation.count(), static_cast<double>(peak_memory_bytes()) / 1048576.0,
                results.total_messages(), simulation.count() > 0 ? msgs / simulation.count() : 0.0);
+    print_collective_choices(workload, collectives);
   }
   return 0;
 }
@@ -85,6 +107,12 @@ Action add_simulate_command(CLI::App& app) {
   cmd->add_option("--json", o->json, "Write the summary and per-rank times as JSON");
   cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--ompi", o->ompi,
+                  "3.1 | 4.1: whose fixed decision rules pick collective algorithms (3.1 differs for bcast)")
+      ->capture_default_str();
+  cmd->add_option("--coll", o->coll,
+                  "OP=ALG[:SEGSIZE] forces a collective algorithm, e.g. bcast=chain:8K or bcast=2 (Open MPI id); "
+                  "repeatable");
   cmd->add_flag("--quiet", o->quiet, "Do not print the summary");
   cmd->add_flag("--stats", o->stats, "Print wall time, peak memory and messages simulated per second");
   return [o] { return run_simulate(*o); };

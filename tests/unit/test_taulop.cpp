@@ -228,8 +228,8 @@ BOOST_AUTO_TEST_CASE(alone) {
   const Parameters p = parse(kSection);
   TransferModel model(p, 3);
   std::vector<TransferModel::Completion> done;
-  model.start(0, 0, 0, 100, 0);
-  model.start(1, 1, 2, 100, 0);
+  model.start(0, {0, 1, 0, 0}, 100, 0);
+  model.start(1, {2, 3, 1, 2}, 100, 0);
   while (model.next_event() < 1e9) model.advance(model.next_event(), done);
   BOOST_REQUIRE(done.size() == 2u);
   BOOST_TEST(done[0].id == 0u);
@@ -244,12 +244,29 @@ BOOST_AUTO_TEST_CASE(shared_channel_slows_both) {
   // A at 0: o to 1, copy in alone to 3, copy out alone 3-4 (half done).
   // B at 3: o to 4; from 4 both copy at 1/2: A's last unit ends at 6, B's
   // copy in has 1 left, alone to 7, copy out 7-9.
-  model.start(0, 0, 0, 100, 0);
+  model.start(0, {0, 1, 0, 0}, 100, 0);
   model.advance(3, done);
-  model.start(1, 0, 0, 100, 3);
+  model.start(1, {2, 3, 0, 0}, 100, 3);
   while (model.next_event() < 1e9) model.advance(model.next_event(), done);
   BOOST_REQUIRE(done.size() == 2u);
   BOOST_TEST(done[0].time == 6, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(done[1].time == 9, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(one_pair_keeps_its_order) {
+  // Two messages 0 -> 1 (one node) posted together: o to 1 for both; A
+  // copies in alone to 3 while B waits behind it; then A copies out and B
+  // copies in, both at 1/2 on the node's memory, to 7; B copies out alone
+  // to 9. (Without the order both would end at 9.)
+  const Parameters p = parse(kSection);
+  TransferModel model(p, 1);
+  std::vector<TransferModel::Completion> done;
+  model.start(0, {0, 1, 0, 0}, 100, 0);
+  model.start(1, {0, 1, 0, 0}, 100, 0);
+  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
+  BOOST_REQUIRE(done.size() == 2u);
+  BOOST_TEST(done[0].id == 0u);
+  BOOST_TEST(done[0].time == 7, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 9, boost::test_tools::tolerance(1e-12));
 }
 
@@ -260,8 +277,8 @@ BOOST_AUTO_TEST_CASE(network_from_one_nic) {
   const Parameters p = parse(kSection);
   TransferModel model(p, 3);
   std::vector<TransferModel::Completion> done;
-  model.start(0, 0, 1, 100, 0);
-  model.start(1, 0, 2, 100, 0);
+  model.start(0, {0, 1, 0, 1}, 100, 0);
+  model.start(1, {0, 2, 0, 2}, 100, 0);
   while (model.next_event() < 1e9) model.advance(model.next_event(), done);
   BOOST_REQUIRE(done.size() == 2u);
   BOOST_TEST(done[0].time == 11.5, boost::test_tools::tolerance(1e-12));

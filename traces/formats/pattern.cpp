@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 
+#include "formats/pattern_collectives.hpp"
 #include "util/text.hpp"
 #include "util/units.hpp"
 
@@ -18,7 +19,7 @@ constexpr std::size_t kMaxMessages = std::numeric_limits<std::uint32_t>::max() -
 }  // namespace
 
 const std::vector<PatternKeyword>& pattern_keywords() {
-  static const std::vector<PatternKeyword> keywords = {};
+  static const std::vector<PatternKeyword> keywords = collective_pattern_keywords();
   return keywords;
 }
 
