@@ -30,7 +30,7 @@ root=$(cd "$here/../.." && pwd)
 platform="" output="" raw=taulop-raw segment=8KiB min_size=16KiB max_size=4MiB fanout=4
 algorithms="linear chain kchain split_binary binary binomial" procs="" nbft_procs="" samples=10 calls=100 q=""
 bin=$root/build/bin launcher="" shm_launcher="" net_launcher="" local=0 ranks=4
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --platform) platform=$2; shift 2 ;;
