@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Each broadcast algorithm simulated with a dynamic model (Open MPI's code,
 # the algorithm forced, 8 KB segments, K = 4) next to the analytical models,
-# for the Table 3 cases that fit in a few minutes on a small machine.
+# for the six Table 3 cases (about 15 minutes on two cores, most of it
+# building the 3456-node MareNostrum4 fat tree once per simulation).
 # Usage: simulate.sh CONTEND [RESULTS_DIR] [MODEL] [CASES...]
 #   CASES: cluster:procs:sizes (default below); then compare.py (via run.sh)
 #   writes dynamic-vs-analytical.csv from the sim-MODEL-*.csv files.
@@ -13,7 +14,7 @@ results=${2:-$here/results}
 model=${3:-taulop}
 shift $(( $# >= 3 ? 3 : $# ))
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(marenostrum4:96:16K:4M gros:400:16K,256K,4M grisou:450:16K,256K,4M)
+[ ${#cases[@]} -gt 0 ] || cases=(grisou:450:16K:4M gros:400:16K:4M marenostrum4:96:16K:4M grisou:600:16K:4M gros:1000:16K:4M marenostrum4:480:16K:4M)
 mkdir -p "$results"
 for case in "${cases[@]}"; do
   IFS=: read -r cluster procs sizes <<< "$case"
