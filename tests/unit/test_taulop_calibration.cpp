@@ -232,7 +232,8 @@ BOOST_AUTO_TEST_CASE(gamma_lookup_and_bounds) {
   NbftParameters sparse;
   sparse.gamma_shared = {{2, 1}, {3, 2}};
   BOOST_TEST(sparse.gamma(0, 10) == 9.0);  // eq. (7): at most P - 1
-  BOOST_CHECK_THROW(sparse.gamma(1, 3), Error);  // the network was not measured
+  BOOST_CHECK_THROW(sparse.gamma(1, 3), Error);  // the network was not measured ...
+  BOOST_TEST(sparse.gamma(1, 2) == 1.0);          // ... but gamma(2) = 1 needs no measurement
 }
 
 BOOST_AUTO_TEST_CASE(gamma_and_q_from_nbft_rows) {

@@ -102,11 +102,11 @@ Tree chain_tree(int size, int fanout) {
 
 double NbftParameters::gamma(int channel, int procs) const {
   const auto& table = channel == 0 ? gamma_shared : gamma_network;
+  if (procs <= 2) return 1;  // eq. (14): gamma(2) = 1 by definition
   if (table.empty()) {
     throw Error(std::string("no gamma^") + (channel == 0 ? "0 (shared memory)" : "1 (network)") +
                 " was measured, but an experiment needs it for an NBFT of " + std::to_string(procs) + " processes");
   }
-  if (procs <= 2) return 1;
   if (const auto hit = table.find(procs); hit != table.end()) return hit->second;
   double value = 0;
   if (procs < table.begin()->first || table.size() == 1) {
