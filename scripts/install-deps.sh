@@ -8,7 +8,7 @@ packages=(
   libsimgrid-dev libyaml-cpp-dev libboost-graph-dev libboost-test-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libmetis-dev
   # the emulated cluster (validation/testbed) and the calibration benchmarks (calibrate/)
-  libopenmpi-dev openmpi-bin libhwloc-dev iproute2 ethtool iputils-ping util-linux python3-matplotlib
+  libopenmpi-dev openmpi-bin libhwloc-dev libeigen3-dev iproute2 ethtool iputils-ping util-linux python3-matplotlib
 )
 
 missing=()
