@@ -5,7 +5,7 @@
 # range and datatype) and the level's eager_threshold into a platform file.
 #
 # usage: calibrate/netgauge/calibrate.sh --platform FILE [--level LEVEL]
-#          [--raw RAW.csv] [--fits FITS.csv] [--sizes SIZES.csv]
+#          [--section default] [--raw RAW.csv] [--fits FITS.csv] [--sizes SIZES.csv]
 #          [--datatype TYPE]... [--min-size S] [--max-size S] [--repetitions R]
 #          [--delay auto|DURATION] [--bin DIR]
 #          [--hostfile FILE | --launcher "COMMAND" | --local]
@@ -13,6 +13,8 @@
 #
 #   --level           the level the two ranks are on (default intra_socket with
 #                     --local, inter_node with --hostfile)
+#   --section default write under models.loggops.default (covers the levels
+#                     without a section of their own) instead of LEVEL's key
 #   --hostfile FILE   mpirun -np 2 --hostfile FILE --map-by node: one rank on
 #                     each of the first two nodes of FILE (inter_node)
 #   --launcher CMD    the whole launch prefix, e.g. for the emulated cluster:
@@ -25,14 +27,15 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-platform="" level="" raw=netgauge-raw.csv fits="" sizes="" bin=$root/build/bin
+platform="" level="" section="" raw=netgauge-raw.csv fits="" sizes="" bin=$root/build/bin
 min_size=1 max_size=1MiB repetitions=15 delay=auto
 datatypes=(contiguous) hostfile="" launcher="" local=0 extra=()
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --platform) platform=$2; shift 2 ;;
     --level) level=$2; shift 2 ;;
+    --section) section=$2; shift 2 ;;
     --raw) raw=$2; shift 2 ;;
     --fits) fits=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
@@ -75,6 +78,7 @@ for t in "${datatypes[@]}"; do bench+=(--datatype "$t"); done
 echo "calibrate.sh: ${launch[*]} ${extra[*]} ${bench[*]}"
 "${launch[@]}" "${extra[@]}" "${bench[@]}"
 fit=("$bin/contend" fit-loggops "$raw" --platform "$platform" --level "$level")
+[ -n "$section" ] && fit+=(--section "$section")
 [ -n "$fits" ] && fit+=(--fits "$fits")
 [ -n "$sizes" ] && fit+=(--sizes "$sizes")
 "${fit[@]}"

@@ -26,6 +26,7 @@ struct FitOptions {
   std::vector<std::string> raw;
   std::string platform;
   std::string level = "intra_socket";
+  std::string section;
   std::string switch_choice = "auto";
   std::string fits;
   std::string sizes;
@@ -137,7 +138,10 @@ int run_fit(const FitOptions& o) {
   if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { write_fits_csv(out, fit); });
   if (!o.sizes.empty()) write_file_atomically(o.sizes, [&](std::ostream& out) { write_sizes_csv(out, estimates, fit); });
   if (o.platform.empty()) return 0;
-  calibrate::LoggopsUpdate update{level, join(names), o.switch_choice != "platform"};
+  if (!o.section.empty() && o.section != "default" && o.section != o.level) {
+    throw Error("--section: expected 'default' or the level '" + o.level + "', got '" + o.section + "'");
+  }
+  calibrate::LoggopsUpdate update{level, join(names), o.switch_choice != "platform", o.section};
   const std::string updated = calibrate::update_platform_loggops(read_text(o.platform), o.platform, fit, update);
   all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
   if (o.dry_run) {
@@ -145,7 +149,7 @@ int run_fit(const FitOptions& o) {
     return 0;
   }
   write_file_atomically(o.platform, [&](std::ostream& out) { out << updated; });
-  fmt::print("updated models.loggops.{}{} of {}\n", o.level,
+  fmt::print("updated models.loggops.{}{} of {}\n", update.section_name(),
              update.set_threshold && fit.switch_bytes ? " and levels." + o.level + ".eager_threshold" : "", o.platform);
   return 0;
 }
@@ -159,6 +163,8 @@ Action add_fit_loggops_command(CLI::App& app) {
   cmd->add_option("raw", o->raw, "Raw CSVs written by netgauge_bench (one must hold contiguous data)")->required();
   cmd->add_option("--platform", o->platform, "Platform YAML: models.loggops.LEVEL and the level's eager_threshold are rewritten");
   cmd->add_option("--level", o->level, "The level the ranks were placed on")->capture_default_str();
+  cmd->add_option("--section", o->section,
+                  "Write under models.loggops.default instead of the level's own key (covers levels without one)");
   cmd->add_option("--switch", o->switch_choice,
                   "Protocol switch: auto (detected), none (one range), platform (the level's eager_threshold) or a size")
       ->capture_default_str();

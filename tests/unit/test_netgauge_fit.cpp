@@ -304,7 +304,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 BOOST_AUTO_TEST_CASE(section_is_added_and_threshold_set) {
   const auto text = shipped("epyc-rome-2node.yaml");
   const auto fit = fit_loggops(synthetic_machine(0), SwitchChoice{});
-  const std::string out = update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true});
+  const std::string out = update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true, ""});
   const auto root = YamlField::load_string(out, "p.yaml");
   const Platform p = parse_platform(root);
   BOOST_TEST(p.level(Level::IntraSocket).eager_threshold == 8192u);
@@ -327,11 +327,11 @@ BOOST_AUTO_TEST_CASE(section_is_added_and_threshold_set) {
 BOOST_AUTO_TEST_CASE(rewriting_replaces_the_level_and_is_idempotent) {
   const auto text = shipped("epyc-rome-2node.yaml");
   const auto fit = fit_loggops(synthetic_machine(0), SwitchChoice{});
-  const LoggopsUpdate update{Level::IntraSocket, "raw.csv", true};
+  const LoggopsUpdate update{Level::IntraSocket, "raw.csv", true, ""};
   const std::string once = update_platform_loggops(text, "p.yaml", fit, update);
   BOOST_TEST(update_platform_loggops(once, "p.yaml", fit, update) == once);
   // Another level joins the same loggops section.
-  const std::string two = update_platform_loggops(once, "p.yaml", fit, LoggopsUpdate{Level::InterNode, "raw.csv", false});
+  const std::string two = update_platform_loggops(once, "p.yaml", fit, LoggopsUpdate{Level::InterNode, "raw.csv", false, ""});
   const auto loggops = YamlField::load_string(two, "p.yaml").child("models").child("loggops");
   BOOST_TEST(loggops.child("intra_socket").present());
   BOOST_TEST(loggops.child("inter_node").present());
@@ -342,8 +342,30 @@ BOOST_AUTO_TEST_CASE(file_without_models_gets_one) {
   std::string text = shipped("epyc-rome-2node.yaml");
   text = text.substr(0, text.find("models:"));
   const auto fit = fit_loggops(synthetic_machine(0), SwitchChoice{});
-  const std::string out = update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true});
+  const std::string out = update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true, ""});
   BOOST_TEST(YamlField::load_string(out, "p.yaml").child("models").child("loggops").child("intra_socket").present());
+}
+
+BOOST_AUTO_TEST_CASE(flow_style_levels_and_an_existing_loggops_section) {
+  // loggops-shm.yaml: one-line levels, and a loggops section with 'default' only.
+  const auto text = shipped("loggops-shm.yaml");
+  auto fit = fit_loggops(synthetic_machine(0), SwitchChoice{});
+  const std::string out = update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true, ""});
+  const auto root = YamlField::load_string(out, "p.yaml");
+  BOOST_TEST(parse_platform(root).level(Level::IntraSocket).eager_threshold == 8192u);
+  BOOST_TEST(parse_platform(root).level(Level::InterNode).eager_threshold == 4096u);
+  BOOST_TEST(root.child("models").child("loggops").child("default").present());
+  BOOST_TEST(root.child("models").child("loggops").child("intra_socket").child("rendezvous").child("L").as_duration() ==
+             kRendezvous.L, boost::test_tools::tolerance(1e-3));
+}
+
+BOOST_AUTO_TEST_CASE(default_section) {
+  const auto fit = fit_loggops(synthetic_machine(0), SwitchChoice{});
+  const std::string out = update_platform_loggops(shipped("epyc-rome-2node.yaml"), "p.yaml", fit,
+                                                  LoggopsUpdate{Level::IntraSocket, "raw.csv", true, "default"});
+  const auto loggops = YamlField::load_string(out, "p.yaml").child("models").child("loggops");
+  BOOST_TEST(loggops.child("default").child("eager").present());
+  BOOST_TEST(!loggops.child("intra_socket").present());
 }
 
 BOOST_AUTO_TEST_CASE(formats_round_trip) {

@@ -7,7 +7,12 @@
 #      up to the slots) and inter_node (N ranks on each of two nodes,
 #      N = 1 .. slots), every window from a common start on the machine's
 #      clock (--sync clock: no barrier skew in the intercept);
-#   3. `contend fit-multipair` writes tau and BW_MP(N) into the levels.
+#   3. `contend fit-multipair` writes tau and BW_MP(N) into the levels;
+#   4. the Netgauge-style LogGOPS calibration (calibrate/netgauge/calibrate.sh):
+#      2 ranks on one node (written as models.loggops.default, which covers
+#      intra_socket and the unused inter_socket) and 1 rank on each of two
+#      nodes (models.loggops.inter_node); each sets its level's
+#      eager_threshold to the protocol switch it finds.
 # Usage: calibrate.sh BUILD_DIR PLATFORM_OUT RAW_DIR [quick]
 #   quick: fewer sizes and samples (the CI version)
 set -euo pipefail
@@ -66,4 +71,23 @@ for n in $(seq 1 "$CTD_SLOTS"); do
 done
 
 "$contend" fit-multipair "${files[@]}" --platform "$platform" --fits "$raw/fits.csv"
+"$contend" platform "$platform"
+
+# 4. LogGOPS (Netgauge PRTT method), contiguous data and one vector datatype.
+if [ "$mode" = quick ]; then
+  netgauge=(--max-size 64KiB --repetitions 5)
+else
+  netgauge=(--max-size 256KiB --repetitions 11)
+fi
+netgauge_run() {  # netgauge_run NAME LEVEL SECTION PPR
+  local name=$1 level=$2 section=$3 ppr=$4
+  ctd_log "netgauge: $name (2 ranks, --map-by $ppr)"
+  "$root/calibrate/netgauge/calibrate.sh" --platform "$platform" --level "$level" --section "$section" \
+    --launcher "$CTD_DIR/mpirun.sh -np 2 --map-by $ppr" --bin "$build/bin" --datatype vector:4,1,4:float \
+    --raw "$raw/netgauge-$name.csv" --fits "$raw/netgauge-$name-fits.csv" --sizes "$raw/netgauge-$name-sizes.csv" \
+    "${netgauge[@]}" > "$raw/netgauge-$name.log" 2>&1 || { cat "$raw/netgauge-$name.log" >&2; ctd_die "netgauge calibration failed: $name"; }
+}
+root=$(cd "$CTD_DIR/../.." && pwd)
+netgauge_run intra_node intra_socket default ppr:2:node
+netgauge_run inter_node inter_node inter_node ppr:1:node
 "$contend" platform "$platform"

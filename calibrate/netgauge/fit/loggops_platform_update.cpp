@@ -112,18 +112,26 @@ void write_section(std::vector<std::string>& lines, const YamlField& root, const
   insert_at(lines, old.first, indented(block, old.indent));
 }
 
-// levels.<level>.eager_threshold, written on a line of its own.
+// levels.<level>.eager_threshold: on a line of its own (block style; the
+// line is replaced, with a comment) or inside a one-line flow map (only the
+// value up to the next ',' or '}' is replaced).
 void write_threshold(std::vector<std::string>& lines, const YamlField& root, std::string_view level, std::uint64_t bytes) {
   const YamlField key_value = root.require("levels", "the levels section").require(level, "the measured level");
   const auto threshold = entry(key_value, "eager_threshold");
   if (!threshold) key_value.fail_with("has no eager_threshold to set");
   const auto where = threshold->first.where();
   auto& line = lines.at(static_cast<std::size_t>(where.line - 1));
-  if (trim(line).rfind("eager_threshold:", 0) != 0) {
-    threshold->first.fail_with("cannot rewrite eager_threshold in place: write it on a line of its own");
+  const auto column = static_cast<std::size_t>(where.column - 1);
+  const std::string key = "eager_threshold:";
+  if (line.compare(column, key.size(), key) != 0) threshold->first.fail_with("cannot rewrite eager_threshold in place");
+  if (trim(line).rfind(key, 0) == 0) {
+    line = std::string(indentation(line), ' ') + key + " " + format_bytes(bytes) +
+           "  # protocol switch measured by contend fit-loggops";
+    return;
   }
-  line = std::string(indentation(line), ' ') + "eager_threshold: " + format_bytes(bytes) +
-         "  # protocol switch measured by contend fit-loggops";
+  const auto end = line.find_first_of(",}", column);
+  if (end == std::string::npos) threshold->first.fail_with("cannot rewrite eager_threshold in place: write it on one line");
+  line = line.substr(0, column) + key + " " + format_bytes(bytes) + line.substr(end);
 }
 
 std::string overheads_line(const std::string& datatype, const OverheadFit& o) {
@@ -167,11 +175,11 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 std::vector<std::string> loggops_level_lines(const LogGopsFit& fit, const LoggopsUpdate& update) {
-  std::vector<std::string> out{std::string(level_name(update.level)) + ":"};
+  std::vector<std::string> out{update.section_name() + ":"};
   std::string switch_text = "no protocol switch found: one range (eager and rendezvous alike)";
   if (fit.switch_bytes) switch_text = "protocol switch at " + format_bytes(*fit.switch_bytes);
-  out.push_back("  # LogGOPS, Netgauge PRTT(n, d, s) method, fitted by contend fit-loggops from " + update.source + "; " +
-                switch_text);
+  out.push_back("  # LogGOPS, Netgauge PRTT(n, d, s) method, fitted by contend fit-loggops from " + update.source + " (" +
+                std::string(level_name(update.level)) + "); " + switch_text);
   out.emplace_back("  # per-byte values (G, O_s, O_r) are durations per byte");
   for (const auto& l : protocol_lines("eager", fit.eager)) out.push_back("  " + l);
   for (const auto& l : protocol_lines("rendezvous", fit.rendezvous)) out.push_back("  " + l);
@@ -186,7 +194,7 @@ std::string update_platform_loggops(const std::string& text, const std::string& 
   auto lines = split_lines(text);
   // The threshold's line comes before models: in every shipped file, but
   // models may come first; so edit the section, then find the threshold again.
-  write_section(lines, root, loggops_level_lines(fit, update), level);
+  write_section(lines, root, loggops_level_lines(fit, update), update.section_name());
   std::string out;
   for (const auto& line : lines) out += line + "\n";
   if (update.set_threshold && fit.switch_bytes && *fit.switch_bytes != before.level(update.level).eager_threshold) {
@@ -196,8 +204,9 @@ std::string update_platform_loggops(const std::string& text, const std::string& 
     for (const auto& line : lines) out += line + "\n";
   }
   const Platform after = parse_platform(YamlField::load_string(out, name));
-  const auto section = after.models.child("loggops").child(level);
-  if (!section.present()) throw Error(name + ": internal error: models.loggops." + std::string(level) + " not written");
+  if (!after.models.child("loggops").child(update.section_name()).present()) {
+    throw Error(name + ": internal error: models.loggops." + update.section_name() + " not written");
+  }
   return out;
 }
 
