@@ -72,6 +72,16 @@ calibrate::SwitchChoice parse_switch(const FitOptions& o, Level level) {
   return c;
 }
 
+// Whether models.loggops already covers every level but `level` (a 'default' or their own sections).
+bool covers_other_levels(const Platform& platform, Level level) {
+  const YamlField loggops = platform.models.child("loggops");
+  if (loggops.child("default").present()) return true;
+  for (Level l : kAllLevels) {
+    if (l != level && !loggops.child(level_name(l)).present()) return false;
+  }
+  return true;
+}
+
 void print_range(const char* name, const calibrate::ProtocolFit& r) {
   fmt::print("{} ({} contiguous sizes, {} .. {} B): L {}  g {}  G {}/B{}\n", name, r.sizes, r.first_bytes, r.last_bytes,
              calibrate::format_seconds(r.L), calibrate::format_seconds(r.gap.intercept),
@@ -110,14 +120,14 @@ void write_fits_csv(std::ostream& out, const calibrate::LogGopsFit& fit) {
 
 void write_sizes_csv(std::ostream& out, const std::map<std::string, std::vector<calibrate::SizeEstimate>>& estimates,
                      const calibrate::LogGopsFit& fit) {
-  out << "datatype,bytes,range,n,delay,prtt1,prttn,prttnd,gap,o_s_hat,o_r_hat,pingpong,model\n";
+  out << "datatype,bytes,range,n,delay,prtt1,prttn,prttnd,gap,o_s_hat,o_r_hat,pingpong,pingpong_median,model\n";
   for (const auto& [datatype, sizes] : estimates) {
     for (const auto& s : sizes) {
       const bool eager = !fit.switch_bytes || s.bytes < *fit.switch_bytes;
       const auto& range = eager ? fit.eager : fit.rendezvous;
-      out << fmt::format("\"{}\",{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", datatype, s.bytes,
-                         eager ? "eager" : "rendezvous", s.n, s.delay, s.prtt1, s.prttn, s.prttnd, s.gap(),
-                         s.send_overhead(), s.receive_overhead(), s.pingpong,
+      out << fmt::format("\"{}\",{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", datatype,
+                         s.bytes, eager ? "eager" : "rendezvous", s.n, s.delay, s.prtt1, s.prttn, s.prttnd, s.gap(),
+                         s.send_overhead(), s.receive_overhead(), s.pingpong, s.pingpong_median,
                          calibrate::model_round_trip(range, datatype, static_cast<double>(s.bytes)));
     }
   }
@@ -125,6 +135,9 @@ void write_sizes_csv(std::ostream& out, const std::map<std::string, std::vector<
 
 int run_fit(const FitOptions& o) {
   const Level level = parse_level_option(o.level);
+  if (!o.section.empty() && o.section != "default" && o.section != o.level) {
+    throw Error("--section: expected 'default' or the level '" + o.level + "', got '" + o.section + "'");
+  }
   std::vector<calibrate::NetgaugeSample> samples;
   std::vector<std::string> names;
   for (const auto& path : o.raw) {
@@ -138,11 +151,16 @@ int run_fit(const FitOptions& o) {
   if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { write_fits_csv(out, fit); });
   if (!o.sizes.empty()) write_file_atomically(o.sizes, [&](std::ostream& out) { write_sizes_csv(out, estimates, fit); });
   if (o.platform.empty()) return 0;
-  if (!o.section.empty() && o.section != "default" && o.section != o.level) {
-    throw Error("--section: expected 'default' or the level '" + o.level + "', got '" + o.section + "'");
-  }
   calibrate::LoggopsUpdate update{level, join(names), o.switch_choice != "platform", o.section};
-  const std::string updated = calibrate::update_platform_loggops(read_text(o.platform), o.platform, fit, update);
+  const std::string original = read_text(o.platform);
+  const Platform before = parse_platform(YamlField::load_string(original, o.platform));
+  if (o.section.empty() && !covers_other_levels(before, level)) {
+    update.section = "default";  // the loggops model needs every level covered
+    fmt::print("models.loggops has no 'default' and not every other level: writing the fit as 'default'\n");
+  }
+  const std::uint64_t threshold = before.level(level).eager_threshold;
+  const bool threshold_changed = update.set_threshold && fit.switch_bytes && *fit.switch_bytes != threshold;
+  const std::string updated = calibrate::update_platform_loggops(original, o.platform, fit, update);
   all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
   if (o.dry_run) {
     std::cout << updated;
@@ -150,7 +168,7 @@ int run_fit(const FitOptions& o) {
   }
   write_file_atomically(o.platform, [&](std::ostream& out) { out << updated; });
   fmt::print("updated models.loggops.{}{} of {}\n", update.section_name(),
-             update.set_threshold && fit.switch_bytes ? " and levels." + o.level + ".eager_threshold" : "", o.platform);
+             threshold_changed ? " and levels." + o.level + ".eager_threshold" : "", o.platform);
   return 0;
 }
 

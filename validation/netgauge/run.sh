@@ -15,7 +15,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-build=$root/build out=$here/results base=$root/platforms/epyc-rome-2node.yaml
+build=$root/build out=$here/results base=$root/platforms/loggops-shm.yaml
 max_size=1MiB repetitions=11 note="" reuse=0
 while [ $# -gt 0 ]; do
   case $1 in

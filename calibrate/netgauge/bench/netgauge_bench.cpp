@@ -14,6 +14,9 @@
 //            row's time is their sum, o_r-hat = time / (n - 1).
 //   pingpong Bacon Sec. 4.3: --pingpong-iterations blocking round trips timed
 //            together; the row's time is one round trip (their mean).
+//   pingpong_median  the same block's median single round trip: on a loaded
+//            machine a block's mean holds every preemption of the block
+//            (milliseconds), its median does not.
 //
 // The order of the quantities is shuffled in every repetition (a fixed seed),
 // so a slow phase of a loaded machine does not hit one quantity only. Rows go
@@ -171,11 +174,25 @@ double receive_overhead(const Exchange& x, int rank, int n, double delay) {
   return total;
 }
 
-// Mean round trip of `iterations` blocking ping-pongs (client's clock).
-double pingpong(const Exchange& x, int rank, int iterations) {
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+struct PingPongTimes {
+  double mean = 0;    // Bacon Sec. 4.3: the block's time over its round trips
+  double median = 0;  // the median single round trip of the block
+};
+
+// `iterations` blocking ping-pongs, each timed on the client's clock.
+PingPongTimes pingpong(const Exchange& x, int rank, int iterations) {
   MPI_Barrier(MPI_COMM_WORLD);
+  std::vector<double> trips;
+  trips.reserve(static_cast<std::size_t>(iterations));
   const double begin = monotonic_now();
   for (int i = 0; i < iterations; ++i) {
+    const double start = monotonic_now();
     if (rank == kClient) {
       x.send(kServer, kDataTag);
       x.recv(kServer, kReplyTag);
@@ -183,14 +200,9 @@ double pingpong(const Exchange& x, int rank, int iterations) {
       x.recv(kClient, kDataTag);
       x.send(kClient, kReplyTag);
     }
+    trips.push_back(monotonic_now() - start);
   }
-  return (monotonic_now() - begin) / iterations;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+  return {(monotonic_now() - begin) / iterations, median(trips)};
 }
 
 // Both ranks agree on d: the client's median PRTT(1, 0, s) with --delay auto.
@@ -240,14 +252,17 @@ void measure_size(const Options& o, const MessageType& type, std::uint64_t bytes
         case Quantity::PrttN: rows.push_back({name, bytes, count, "prtt", n, 0, rep, prtt(x, rank, n, 0)}); break;
         case Quantity::PrttND: rows.push_back({name, bytes, count, "prtt", n, d, rep, prtt(x, rank, n, d)}); break;
         case Quantity::Orecv: rows.push_back({name, bytes, count, "orecv", n, d, rep, receive_overhead(x, rank, n, d)}); break;
-        case Quantity::Pingpong:
-          rows.push_back({name, bytes, count, "pingpong", 1, 0, rep, pingpong(x, rank, o.pingpong_iterations)});
+        case Quantity::Pingpong: {
+          const auto t = pingpong(x, rank, o.pingpong_iterations);
+          rows.push_back({name, bytes, count, "pingpong", 1, 0, rep, t.mean});
+          rows.push_back({name, bytes, count, "pingpong_median", 1, 0, rep, t.median});
           break;
+        }
       }
     }
   }
   if (rank == kClient) {
-    const Row& first = rows[rows.size() - 5 * static_cast<std::size_t>(o.repetitions)];
+    const Row& first = rows[rows.size() - 6 * static_cast<std::size_t>(o.repetitions)];
     std::fprintf(stderr, "netgauge_bench: %s %llu B (%d x %llu B): d = %.3g s, first PRTT(1,0,s) = %.3g s\n", name.c_str(),
                  static_cast<unsigned long long>(bytes), count, static_cast<unsigned long long>(type.payload), d,
                  first.time);

@@ -134,11 +134,23 @@ void write_threshold(std::vector<std::string>& lines, const YamlField& root, std
   line = line.substr(0, column) + key + " " + format_bytes(bytes) + line.substr(end);
 }
 
+// "o_s: negative intercept, fitted through 0" and the like, for the comment.
+void note_clamps(const LineFit& f, const char* intercept, const char* slope, std::vector<std::string>& notes) {
+  if (f.intercept_clamped) notes.push_back(std::string(intercept) + " 0: negative intercept, line refitted through the origin");
+  if (f.slope_clamped) notes.push_back(std::string(slope) + " 0: falling line, refitted as a constant");
+}
+
+std::string comment(const std::vector<std::string>& notes) { return notes.empty() ? "" : "  # " + join(notes, "; "); }
+
 std::string overheads_line(const std::string& datatype, const OverheadFit& o) {
   const std::string key = datatype == "contiguous" ? datatype : "\"" + datatype + "\"";
+  std::vector<std::string> notes;
+  if (o.borrowed) notes.emplace_back("not measured in this range: the other range's values");
+  note_clamps(o.send, "o_s", "O_s", notes);
+  note_clamps(o.receive, "o_r", "O_r", notes);
   return fmt::format("{}: {{o_s: {}, O_s: {}, o_r: {}, O_r: {}}}{}", key, format_seconds(o.send.intercept),
                      format_seconds(o.send.slope), format_seconds(o.receive.intercept), format_seconds(o.receive.slope),
-                     o.borrowed ? "  # not measured in this range: the other range's values" : "");
+                     comment(notes));
 }
 
 std::vector<std::string> protocol_lines(const char* name, const ProtocolFit& range) {
@@ -146,7 +158,9 @@ std::vector<std::string> protocol_lines(const char* name, const ProtocolFit& ran
   out.push_back(fmt::format("{}:  # {} contiguous sizes, {} .. {}", name, range.sizes, format_bytes(range.first_bytes),
                             format_bytes(range.last_bytes)));
   out.push_back(fmt::format("  L: {}{}", format_seconds(range.L), range.L_clamped ? "  # negative residual: set to 0" : ""));
-  out.push_back(fmt::format("  g: {}", format_seconds(range.gap.intercept)));
+  std::vector<std::string> notes;
+  note_clamps(range.gap, "g", "G", notes);
+  out.push_back(fmt::format("  g: {}{}", format_seconds(range.gap.intercept), comment(notes)));
   out.push_back(fmt::format("  G: {}", format_seconds(range.gap.slope)));
   out.emplace_back("  datatypes:");
   // contiguous first, then the others in name order

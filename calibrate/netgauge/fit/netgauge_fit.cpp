@@ -74,8 +74,8 @@ std::vector<NetgaugeSample> read_netgauge_csv(const std::string& path) {
     if (bytes < 1) throw Error(where, "expected a size of at least 1 byte, got '" + f[1] + "'");
     s.bytes = static_cast<std::uint64_t>(bytes);
     s.quantity = f[3];
-    if (s.quantity != "prtt" && s.quantity != "orecv" && s.quantity != "pingpong") {
-      throw Error(where, "expected a quantity prtt, orecv or pingpong, got '" + s.quantity + "'");
+    if (s.quantity != "prtt" && s.quantity != "orecv" && s.quantity != "pingpong" && s.quantity != "pingpong_median") {
+      throw Error(where, "expected a quantity prtt, orecv, pingpong or pingpong_median, got '" + s.quantity + "'");
     }
     s.n = static_cast<int>(parse_number(f[4], where, "a message count n"));
     s.delay = parse_number(f[5], where, "a delay in seconds");
@@ -90,7 +90,7 @@ std::vector<NetgaugeSample> read_netgauge_csv(const std::string& path) {
 
 std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vector<NetgaugeSample>& samples) {
   struct Times {
-    std::vector<double> prtt1, prttn, prttnd, orecv, pingpong;
+    std::vector<double> prtt1, prttn, prttnd, orecv, pingpong, pingpong_median;
     int n = 0;
     double delay = 0;
   };
@@ -99,6 +99,8 @@ std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vecto
     Times& t = grouped[s.datatype][s.bytes];
     if (s.quantity == "pingpong") {
       t.pingpong.push_back(s.time);
+    } else if (s.quantity == "pingpong_median") {
+      t.pingpong_median.push_back(s.time);
     } else if (s.quantity == "orecv") {
       t.orecv.push_back(s.time);
       t.n = s.n;
@@ -122,7 +124,8 @@ std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vecto
       }
       if (t.n < 2) throw Error(where + ": n must be at least 2");
       out[datatype].push_back(SizeEstimate{bytes, t.n, t.delay, median_of(t.prtt1), median_of(t.prttn),
-                                           median_of(t.prttnd), median_of(t.orecv), median_of(t.pingpong)});
+                                           median_of(t.prttnd), median_of(t.orecv), median_of(t.pingpong),
+                                           t.pingpong_median.empty() ? 0 : median_of(t.pingpong_median)});
     }
   }
   return out;

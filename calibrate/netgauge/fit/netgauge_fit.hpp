@@ -31,7 +31,7 @@ namespace contend::calibrate {
 struct NetgaugeSample {
   std::string datatype;
   std::uint64_t bytes = 0;
-  std::string quantity;  // prtt, orecv, pingpong
+  std::string quantity;  // prtt, orecv, pingpong, pingpong_median
   int n = 1;
   double delay = 0;
   double time = 0;
@@ -46,7 +46,8 @@ struct SizeEstimate {
   double delay = 0;
   double prtt1 = 0, prttn = 0, prttnd = 0;  // PRTT(1,0,s), PRTT(n,0,s), PRTT(n,d,s)
   double orecv = 0;                          // sum of the n - 1 timed receives
-  double pingpong = 0;                       // one round trip
+  double pingpong = 0;                       // one round trip: a block's mean (Bacon Sec. 4.3)
+  double pingpong_median = 0;                // one round trip: a block's median (0 if not measured)
   double gap() const { return (prttn - prtt1) / (n - 1); }
   double send_overhead() const { return (prttnd - prtt1) / (n - 1) - delay; }
   double receive_overhead() const { return orecv / (n - 1); }
