@@ -28,6 +28,7 @@ struct FitOptions {
   std::string level = "intra_socket";
   std::string section;
   std::string switch_choice = "auto";
+  std::string statistic = "median";
   std::string fits;
   std::string sizes;
   bool dry_run = false;
@@ -145,7 +146,8 @@ int run_fit(const FitOptions& o) {
     samples.insert(samples.end(), more.begin(), more.end());
     names.push_back(std::filesystem::path(path).filename().string());
   }
-  const auto estimates = calibrate::estimate_sizes(samples);
+  const auto estimates = calibrate::estimate_sizes(
+      samples, o.statistic == "min" ? calibrate::Statistic::Minimum : calibrate::Statistic::Median);
   const auto fit = calibrate::fit_loggops(estimates, parse_switch(o, level));
   print_fit(fit);
   if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { write_fits_csv(out, fit); });
@@ -185,6 +187,10 @@ Action add_fit_loggops_command(CLI::App& app) {
                   "Write under models.loggops.default instead of the level's own key (covers levels without one)");
   cmd->add_option("--switch", o->switch_choice,
                   "Protocol switch: auto (detected), none (one range), platform (the level's eager_threshold) or a size")
+      ->capture_default_str();
+  cmd->add_option("--statistic", o->statistic,
+                  "Per quantity and size, the median of the repetitions (Netgauge) or their minimum (a loaded machine)")
+      ->check(CLI::IsMember({"median", "min"}))
       ->capture_default_str();
   cmd->add_option("--fits", o->fits, "Write the fitted parameters as CSV (range,datatype,L,g,G,o_s,O_s,o_r,O_r,...)");
   cmd->add_option("--sizes", o->sizes, "Write the per-size estimates, ping-pong and model round trip as CSV");

@@ -271,6 +271,9 @@ BOOST_AUTO_TEST_CASE(raw_csv_is_read_and_checked) {
   BOOST_TEST(e.gap() == (12.1e-6 - 2.2e-6) / 9, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(e.send_overhead() == (34.1e-6 - 2.2e-6) / 9 - 2e-6, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(e.receive_overhead() == 0.55e-6, boost::test_tools::tolerance(1e-9));
+  const auto least = estimate_sizes(read_netgauge_csv(good), Statistic::Minimum).at("vector:4,1,4:float").at(0);
+  BOOST_TEST(least.prtt1 == 2e-6, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(least.receive_overhead() == 0.5e-6, boost::test_tools::tolerance(1e-9));
   const auto bad = (dir / "bad.csv").string();
   { std::ofstream(bad) << "datatype,bytes,count,quantity,n,delay,repetition,time\ncontiguous,8,8,prtt,1,0,0,soon\n"; }
   BOOST_TEST(error_of([&] { read_netgauge_csv(bad); }).find("bad.csv:2:1: expected a time in seconds, got 'soon'") !=

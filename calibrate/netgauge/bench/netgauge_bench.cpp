@@ -274,7 +274,7 @@ std::string library_version() {
   int length = 0;
   MPI_Get_library_version(text, &length);
   std::string v(text, static_cast<std::size_t>(length));
-  const auto newline = v.find_first_of("\r\n");
+  const auto newline = v.find_first_of(std::string("\r\n\0", 3));  // Open MPI counts the terminating NUL
   return newline == std::string::npos ? v : v.substr(0, newline);
 }
 

@@ -88,7 +88,11 @@ std::vector<NetgaugeSample> read_netgauge_csv(const std::string& path) {
   return samples;
 }
 
-std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vector<NetgaugeSample>& samples) {
+std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vector<NetgaugeSample>& samples,
+                                                                 Statistic statistic) {
+  const auto value = [statistic](const std::vector<double>& v) {
+    return statistic == Statistic::Median ? median_of(v) : *std::min_element(v.begin(), v.end());
+  };
   struct Times {
     std::vector<double> prtt1, prttn, prttnd, orecv, pingpong, pingpong_median;
     int n = 0;
@@ -123,9 +127,9 @@ std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vecto
         throw Error(where + ": needs prtt with n = 1, prtt with n > 1 and d = 0, prtt with d > 0, orecv and pingpong rows");
       }
       if (t.n < 2) throw Error(where + ": n must be at least 2");
-      out[datatype].push_back(SizeEstimate{bytes, t.n, t.delay, median_of(t.prtt1), median_of(t.prttn),
-                                           median_of(t.prttnd), median_of(t.orecv), median_of(t.pingpong),
-                                           t.pingpong_median.empty() ? 0 : median_of(t.pingpong_median)});
+      out[datatype].push_back(SizeEstimate{bytes, t.n, t.delay, value(t.prtt1), value(t.prttn), value(t.prttnd),
+                                           value(t.orecv), value(t.pingpong),
+                                           t.pingpong_median.empty() ? 0 : value(t.pingpong_median)});
     }
   }
   return out;

@@ -53,8 +53,16 @@ struct SizeEstimate {
   double receive_overhead() const { return orecv / (n - 1); }
 };
 
+// How the repetitions of one quantity become one value: the median (Netgauge,
+// Bacon), or the minimum: on a machine shared with other work, preemptions
+// only ever add time, and when more than half of the long samples (PRTT(n,d,s)
+// of large non-contiguous messages spans milliseconds) caught one, the
+// median holds it too.
+enum class Statistic { Median, Minimum };
+
 // Per datatype, sizes in increasing order. Throws when a size lacks a quantity.
-std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vector<NetgaugeSample>& samples);
+std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vector<NetgaugeSample>& samples,
+                                                                 Statistic statistic = Statistic::Median);
 
 struct OverheadFit {
   LineFit send;     // o_s (intercept), O_s (slope)
