@@ -25,7 +25,9 @@ DedicatedCoreTerms denis_dedicated(const ProgressProfile& p, int cores, double a
   const double nb = static_cast<double>(p.n_blocking);
   t.blocking_com = p.n_blocking > 0 ? p.t_blocking / nb : 0;
   t.transformed = alpha * nb * (p.t_min_nonblocking + p.t_min_wait);
-  t.kept_blocking = (1 - alpha) * nb * t.blocking_com;
+  // (1 - alpha) N_blocking t_MPIblockingcom, written so that it does not
+  // need N_blocking when alpha = 0 (Table I gives none for Kripke).
+  t.kept_blocking = (1 - alpha) * p.t_blocking;
   // Sec. III-C2c: other calls unchanged.
   t.other = p.t_other;
   t.t_mpi_dedicated = t.nonblocking + t.tests + t.waits + t.transformed + t.kept_blocking + t.other;

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "dedicated_core/progress_profile.hpp"
 #include "engine/simulation.hpp"
 #include "formats/pattern.hpp"
 #include "mapping/mapping.hpp"
@@ -26,7 +27,7 @@ namespace {
 
 struct SimulateOptions {
   std::string platform, pattern, mapping = "block", model = "maxmin", progress;
-  std::string per_rank, messages, json;
+  std::string per_rank, messages, json, progress_profile;
   bool oversubscribe = false;
   bool quiet = false;
   bool stats = false;
@@ -53,6 +54,10 @@ int run_simulate(const SimulateOptions& o) {
   if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_rank_csv(out, results); });
   if (!o.messages.empty()) write_file_atomically(o.messages, [&](std::ostream& out) { write_messages_csv(out, results); });
   if (!o.json.empty()) write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results); });
+  if (!o.progress_profile.empty()) {
+    write_file_atomically(o.progress_profile,
+                          [&](std::ostream& out) { write_progress_profile(out, profile_of(results)); });
+  }
   if (!o.quiet) print_summary(std::cout, results);
   if (o.stats) {
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - begin;
@@ -83,6 +88,8 @@ Action add_simulate_command(CLI::App& app) {
   cmd->add_option("--per-rank", o->per_rank, "Write rank,node,socket,core,recv_time,send_time,total_time CSV");
   cmd->add_option("--messages", o->messages, "Write src,dst,bytes,level,start,end CSV (one line per message)");
   cmd->add_option("--json", o->json, "Write the summary and per-rank times as JSON");
+  cmd->add_option("--progress-profile", o->progress_profile,
+                  "Write each rank's time per kind of MPI call (Denis et al.'s profile, for 'contend progress')");
   cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--quiet", o->quiet, "Do not print the summary");
