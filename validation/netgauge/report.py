@@ -6,8 +6,9 @@ Inputs: the per-size estimates and the fitted parameters that
 `contend fit-loggops --sizes --fits` wrote. Two models, as Bacon Sec. 3.1:
   LogGOPS  2(max(o_s + O_s k, g + G k) + L + O_r k + o_r)  (fitted lines)
   LogGPS   2(max(o_s^, g) + G k + L + o_r^)                (per-size Netgauge estimates)
-The LogGOPS numbers come from `contend pingpong --model loggops` on the
-fitted platform file when that command exists (--contend, --platform), else
+The LogGOPS numbers and their relative errors come from `contend pingpong
+--model loggops --measured measured.csv` on the fitted platform file
+(--contend, --platform; checked against the same computation here), else
 from the formula above, computed here (the report says which).
 Relative error = (model - measured) / measured. Measured: the median single
 round trip (pingpong_median: each block's median, then the median over
@@ -42,16 +43,14 @@ def loggps(p, k, o_s_hat, o_r_hat):
     return 2 * (max(o_s_hat, p["g"]) + p["G"] * k + p["L"] + o_r_hat)
 
 
-def contend_pingpong(contend, platform, datatype, sizes, level):
-    """Round trips from `contend pingpong`, or None when the command is missing or fails."""
+def contend_pingpong(contend, platform, datatype, sizes, measured_csv):
+    """{bytes: (simulated round trip, relative error against measured_csv)} from
+    `contend pingpong --measured`, or None when the command is missing or fails."""
     if not contend or not platform:
         return None
     lo, hi = min(sizes), max(sizes)
-    cmd = [contend, "pingpong", "--platform", platform, "--model", "loggops", "--sizes", f"{lo}:{hi}"]
-    if datatype != "contiguous":
-        cmd += ["--datatype", datatype]
-    if level:
-        cmd += ["--level", level]
+    cmd = [contend, "pingpong", "--platform", platform, "--model", "loggops", "--sizes", f"{lo}:{hi}",
+           "--datatype", datatype, "--measured", measured_csv]
     try:
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     except OSError:
@@ -68,15 +67,14 @@ def parse_pingpong_output(text):
     if not lines:
         return None
     header = [h.strip() for h in lines[0].split(",")]
-    size_col = next((i for i, h in enumerate(header) if h in ("bytes", "size", "k")), None)
-    time_col = next((i for i, h in enumerate(header) if h in ("simulated_s", "round_trip_s", "round_trip")), None)
-    if size_col is None or time_col is None:
+    if "bytes" not in header or "simulated_s" not in header or "relative_error" not in header:
         return None
+    size_col, time_col, error_col = header.index("bytes"), header.index("simulated_s"), header.index("relative_error")
     out = {}
     for l in lines[1:]:
         f = [x.strip() for x in l.split(",")]
         try:
-            out[int(float(f[size_col]))] = float(f[time_col])
+            out[int(float(f[size_col]))] = (float(f[time_col]), float(f[error_col]))
         except (ValueError, IndexError):
             return None
     return out
@@ -89,7 +87,6 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--contend")
     ap.add_argument("--platform")
-    ap.add_argument("--level", default="")
     ap.add_argument("--note", default="")
     a = ap.parse_args()
     fits = fits_by_range(a.fits)
@@ -99,21 +96,34 @@ def main():
     for r in rows:
         by_type.setdefault(r["datatype"], []).append(r)
 
+    # The measured round trip per size (what contend pingpong --measured compares with).
+    measured_csv = os.path.join(a.out, "measured.csv")
+    os.makedirs(a.out, exist_ok=True)
+    with open(measured_csv, "w", newline="") as f:
+        w = csv.writer(f, quoting=csv.QUOTE_MINIMAL)
+        w.writerow(["datatype", "bytes", "seconds"])
+        for r in rows:
+            w.writerow([r["datatype"], r["bytes"], float(r.get("pingpong_median") or 0) or float(r["pingpong"])])
+
     results, sources = [], {}
     for datatype, rs in by_type.items():
         rs.sort(key=lambda r: int(r["bytes"]))
-        simulated = contend_pingpong(a.contend, a.platform, datatype, [int(r["bytes"]) for r in rs], a.level)
-        sources[datatype] = "contend pingpong --model loggops" if simulated else "formula (computed in report.py)"
+        simulated = contend_pingpong(a.contend, a.platform, datatype, [int(r["bytes"]) for r in rs], measured_csv)
+        sources[datatype] = ("contend pingpong --model loggops --measured" if simulated
+                             else "formula (computed in report.py)")
         for r in rs:
             k = int(r["bytes"])
             rng = "eager" if switch is None or k < switch else "rendezvous"
             p = fits[(rng, datatype)]
             mean = float(r["pingpong"])
             measured = float(r.get("pingpong_median") or 0) or mean
-            model = simulated[k] if simulated and k in simulated else loggops(p, k)
+            model = simulated[k][0] if simulated and k in simulated else loggops(p, k)
+            error = (model - measured) / measured
+            if simulated and k in simulated and abs(simulated[k][1] - error) > 1e-3 * max(1, abs(error)):
+                sys.exit(f"report.py: {datatype} {k} B: contend pingpong says {simulated[k][1]}, report.py {error}")
             gps = loggps(p, k, float(r["o_s_hat"]), float(r["o_r_hat"]))
             results.append(dict(datatype=datatype, bytes=k, range=rng, measured=measured, mean=mean, loggops=model,
-                                loggps=gps, formula=loggops(p, k), err_loggops=(model - measured) / measured,
+                                loggps=gps, formula=loggops(p, k), err_loggops=error,
                                 err_loggops_mean=(model - mean) / mean, err_loggps=(gps - measured) / measured))
 
     os.makedirs(a.out, exist_ok=True)
