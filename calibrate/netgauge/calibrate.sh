@@ -73,7 +73,7 @@ else
 fi
 [ -n "$level" ] || { echo "calibrate.sh: --level is required with --launcher" >&2; exit 2; }
 
-bench=("$bin/netgauge_bench" --min-size "$min_size" --max-size "$max_size" --repetitions "$repetitions" --delay "$delay" -o "$raw")
+bench=("$bin/netgauge_bench" --level "$level" --min-size "$min_size" --max-size "$max_size" --repetitions "$repetitions" --delay "$delay" -o "$raw")
 for t in "${datatypes[@]}"; do bench+=(--datatype "$t"); done
 echo "calibrate.sh: ${launch[*]} ${extra[*]} ${bench[*]}"
 "${launch[@]}" "${extra[@]}" "${bench[@]}"

@@ -2,7 +2,7 @@
 # End-to-end test of the Netgauge-style LogGOPS calibration on this machine:
 # netgauge_bench on 2 ranks over shared memory (small sizes, contiguous and
 # a vector datatype), contend fit-loggops into a copy of loggops-shm.yaml.
-# Checks: every fitted value is finite and >= 0; the protocol switch is found
+# Checks: an inter_node run on one host is refused; every fitted value is finite and >= 0; the protocol switch is found
 # at Open MPI's vader eager limit (read from ompi_info; payloads are powers of
 # two and the limit counts the header, so the first rendezvous size is the
 # power of two in (limit/2, limit]); the platform file parses and validates;
@@ -18,7 +18,14 @@ rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "test-pipeline: FAIL: $*" >&2; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
-mpirun -np 2 --mca btl self,vader "$build/bin/netgauge_bench" --min-size 1 --max-size 64KiB --repetitions 7 \
+mpi=(mpirun -np 2 --mca btl self,vader)
+# Placement is checked: inter_node with both ranks on this host is refused.
+if "${mpi[@]}" "$build/bin/netgauge_bench" --level inter_node -o "$work/refused.csv" 2> "$work/refused.log"; then
+  fail "inter_node on one host was not refused"
+fi
+grep -q "refusing to measure: level inter_node needs the two halves on different nodes" "$work/refused.log" ||
+  { cat "$work/refused.log" >&2; fail "no placement error"; }
+"${mpi[@]}" "$build/bin/netgauge_bench" --level intra_socket --min-size 1 --max-size 64KiB --repetitions 7 \
   --pingpong-iterations 20 --datatype contiguous --datatype vector:4,1,4:float -o "$work/raw.csv" 2> "$work/bench.log" ||
   { cat "$work/bench.log" >&2; fail "netgauge_bench failed"; }
 

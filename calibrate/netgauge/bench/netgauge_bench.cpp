@@ -38,6 +38,7 @@
 
 #include "engine/datatype.hpp"
 #include "mpi_support.hpp"
+#include "multipair/bench/placement.hpp"
 #include "util/atomic_file.hpp"
 #include "util/error.hpp"
 #include "util/units.hpp"
@@ -60,6 +61,7 @@ struct Options {
   int pingpong_iterations = 100;  // Bacon Sec. 4.3
   int warmup = 2;
   std::string output;
+  std::string level;  // checked against the ranks' placement when given
 };
 
 // One MPI datatype of the run: the committed MPI type and its geometry.
@@ -283,7 +285,8 @@ void write_csv(const std::string& path, const Options& o, const std::vector<std:
   contend::write_file_atomically(path, [&](std::ostream& out) {
     out << "# Netgauge-style LogGOPS measurement (PRTT(n, d, s), Hoefler et al.; Bacon et al. EuroMPI 2023), contend calibrate/netgauge\n";
     out << "# mpi: " << library_version() << "\n";
-    out << "# placement: 0@" << hosts[0] << " 1@" << hosts[1] << "\n";
+    out << "# placement (host/package): 0@" << hosts[0] << " 1@" << hosts[1]
+        << (o.level.empty() ? std::string() : ", checked for level " + o.level) << "\n";
     out << "# n = " << o.messages << ", delay " << o.delay << ", " << o.repetitions << " repetitions, ping-pong of "
         << o.pingpong_iterations << " round trips; times in seconds\n";
     out << "datatype,bytes,count,quantity,n,delay,repetition,time\n";
@@ -304,7 +307,12 @@ int run_benchmark(const Options& o, int rank, int ranks) {
   const auto sizes = size_series(o);
   std::vector<MessageType> types;
   for (const auto& t : o.datatypes) types.push_back(make_message_type(t));
-  const auto hosts = contend::mpi_support::allgather_strings(contend::mpi_support::this_host());
+  const auto places = contend::calibrate::gather_places(contend::calibrate::this_process_place());
+  if (!o.level.empty()) {
+    if (auto why = contend::calibrate::check_level(o.level, places)) throw contend::Error("refusing to measure: " + *why);
+  }
+  std::vector<std::string> hosts;
+  for (const auto& p : places) hosts.push_back(p.host + "/" + std::to_string(p.package));
   std::mt19937 shuffle(12345);
   std::vector<Row> rows;
   for (const auto& type : types) {
@@ -344,6 +352,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--warmup", o.warmup, "Untimed PRTT(n,0,s) per size")->capture_default_str();
   app.add_option("-o,--output", o.output, "Raw CSV to write (rank 0)")->required();
+  app.add_option("--level", o.level, "intra_socket | inter_socket | inter_node: refuse to measure if the ranks are elsewhere");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
