@@ -7,7 +7,8 @@
 # usage: calibrate/netgauge/calibrate.sh --platform FILE [--level LEVEL]
 #          [--section default] [--raw RAW.csv] [--fits FITS.csv] [--sizes SIZES.csv]
 #          [--datatype TYPE]... [--min-size S] [--max-size S] [--repetitions R]
-#          [--delay auto|DURATION] [--bin DIR]
+#          [--delay auto|DURATION] [--pingpong-iterations N]
+#          [--switch auto|platform|none|SIZE] [--bin DIR]
 #          [--hostfile FILE | --launcher "COMMAND" | --local]
 #          [-- extra mpirun arguments]
 #
@@ -20,15 +21,18 @@
 #   --launcher CMD    the whole launch prefix, e.g. for the emulated cluster:
 #                     "validation/testbed/mpirun.sh -np 2 --map-by ppr:1:node"
 #   --local           two ranks on this machine, shared memory (vader)
+#   --switch          passed to contend fit-loggops: auto (default) detects the
+#                     protocol switch and sets the level's eager_threshold to
+#                     it; platform keeps the file's threshold as the switch
 #   --datatype TYPE   contiguous is always measured (L, g, G and the switch
 #                     come from it); add vector:COUNT,BLOCKLENGTH,STRIDE:BASE
 # Defaults: --raw netgauge-raw.csv, sizes 1 B .. 1 MiB, 15 repetitions,
-# --delay auto (PRTT(1,0,s) per size), --bin build/bin.
+# --delay auto (PRTT(1,0,s) per size), 100 ping-pong iterations, --bin build/bin.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 platform="" level="" section="" raw=netgauge-raw.csv fits="" sizes="" bin=$root/build/bin
-min_size=1 max_size=1MiB repetitions=15 delay=auto
+min_size=1 max_size=1MiB repetitions=15 delay=auto iterations=100 switch=auto
 datatypes=(contiguous) hostfile="" launcher="" local=0 extra=()
 usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -44,6 +48,8 @@ while [ $# -gt 0 ]; do
     --max-size) max_size=$2; shift 2 ;;
     --repetitions) repetitions=$2; shift 2 ;;
     --delay) delay=$2; shift 2 ;;
+    --pingpong-iterations) iterations=$2; shift 2 ;;
+    --switch) switch=$2; shift 2 ;;
     --bin) bin=$2; shift 2 ;;
     --hostfile) hostfile=$2; shift 2 ;;
     --launcher) launcher=$2; shift 2 ;;
@@ -73,11 +79,12 @@ else
 fi
 [ -n "$level" ] || { echo "calibrate.sh: --level is required with --launcher" >&2; exit 2; }
 
-bench=("$bin/netgauge_bench" --level "$level" --min-size "$min_size" --max-size "$max_size" --repetitions "$repetitions" --delay "$delay" -o "$raw")
+bench=("$bin/netgauge_bench" --level "$level" --min-size "$min_size" --max-size "$max_size" --repetitions "$repetitions" --delay "$delay"
+       --pingpong-iterations "$iterations" -o "$raw")
 for t in "${datatypes[@]}"; do bench+=(--datatype "$t"); done
 echo "calibrate.sh: ${launch[*]} ${extra[*]} ${bench[*]}"
 "${launch[@]}" "${extra[@]}" "${bench[@]}"
-fit=("$bin/contend" fit-loggops "$raw" --platform "$platform" --level "$level")
+fit=("$bin/contend" fit-loggops "$raw" --platform "$platform" --level "$level" --switch "$switch")
 [ -n "$section" ] && fit+=(--section "$section")
 [ -n "$fits" ] && fit+=(--fits "$fits")
 [ -n "$sizes" ] && fit+=(--sizes "$sizes")

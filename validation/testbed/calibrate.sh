@@ -11,8 +11,9 @@
 #   4. the Netgauge-style LogGOPS calibration (calibrate/netgauge/calibrate.sh):
 #      2 ranks on one node (written as models.loggops.default, which covers
 #      intra_socket and the unused inter_socket) and 1 rank on each of two
-#      nodes (models.loggops.inter_node); each sets its level's
-#      eager_threshold to the protocol switch it finds.
+#      nodes (models.loggops.inter_node); the protocol ranges split at the
+#      template's eager thresholds (Open MPI's limits; --switch platform), so
+#      the other models' thresholds stay as they are.
 # Usage: calibrate.sh BUILD_DIR PLATFORM_OUT RAW_DIR [quick]
 #   quick: fewer sizes and samples (the CI version)
 set -euo pipefail
@@ -75,14 +76,14 @@ done
 
 # 4. LogGOPS (Netgauge PRTT method), contiguous data and one vector datatype.
 if [ "$mode" = quick ]; then
-  netgauge=(--max-size 64KiB --repetitions 5)
+  netgauge=(--max-size 64KiB --repetitions 5 --pingpong-iterations 20)
 else
-  netgauge=(--max-size 256KiB --repetitions 11)
+  netgauge=(--max-size 256KiB --repetitions 11 --pingpong-iterations 20)
 fi
 netgauge_run() {  # netgauge_run NAME LEVEL SECTION PPR
   local name=$1 level=$2 section=$3 ppr=$4
   ctd_log "netgauge: $name (2 ranks, --map-by $ppr)"
-  "$root/calibrate/netgauge/calibrate.sh" --platform "$platform" --level "$level" --section "$section" \
+  "$root/calibrate/netgauge/calibrate.sh" --platform "$platform" --level "$level" --section "$section" --switch platform \
     --launcher "$CTD_DIR/mpirun.sh -np 2 --map-by $ppr" --bin "$build/bin" --datatype vector:4,1,4:float \
     --raw "$raw/netgauge-$name.csv" --fits "$raw/netgauge-$name-fits.csv" --sizes "$raw/netgauge-$name-sizes.csv" \
     "${netgauge[@]}" > "$raw/netgauge-$name.log" 2>&1 || { cat "$raw/netgauge-$name.log" >&2; ctd_die "netgauge calibration failed: $name"; }
