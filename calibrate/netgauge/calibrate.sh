@@ -34,7 +34,7 @@ root=$(cd "$here/../.." && pwd)
 platform="" level="" section="" raw=netgauge-raw.csv fits="" sizes="" bin=$root/build/bin
 min_size=1 max_size=1MiB repetitions=15 delay=auto iterations=100 switch=auto
 datatypes=(contiguous) hostfile="" launcher="" local=0 extra=()
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --platform) platform=$2; shift 2 ;;
