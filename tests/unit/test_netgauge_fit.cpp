@@ -136,6 +136,16 @@ BOOST_AUTO_TEST_CASE(negative_values_are_refitted_at_zero) {
   BOOST_TEST(free.slope == -1.0, boost::test_tools::tolerance(1e-9));
 }
 
+BOOST_AUTO_TEST_CASE(zeros_give_a_zero_line) {
+  // Overheads below the clock's resolution: the line is 0, not NaN.
+  const LineFit f = fit_line({1, 2, 4, 8}, {0, 0, 0, 0}, true);
+  BOOST_TEST(f.intercept == 0.0);
+  BOOST_TEST(f.slope == 0.0);
+  const LineFit g = fit_line({1, 2, 4, 8}, {0, 0, 0, 1e-6}, true);
+  BOOST_TEST(std::isfinite(g.intercept));
+  BOOST_TEST(std::isfinite(g.slope));
+}
+
 BOOST_AUTO_TEST_CASE(one_point_is_a_constant_and_none_an_error) {
   const LineFit f = fit_line({64}, {3e-6}, true);
   BOOST_TEST(f.intercept == 3e-6);

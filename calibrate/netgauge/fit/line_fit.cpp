@@ -19,7 +19,9 @@ double median_of(std::vector<double> v) {
 std::vector<double> relative_weights(const std::vector<double>& y) {
   std::vector<double> magnitude;
   for (double v : y) magnitude.push_back(std::abs(v));
-  const double floor = std::max(0.1 * median_of(magnitude), 1e-300);
+  double floor = 0.1 * median_of(magnitude);
+  if (floor <= 0) floor = 0.1 * *std::max_element(magnitude.begin(), magnitude.end());
+  if (floor <= 0) return std::vector<double>(y.size(), 1.0);  // all zero: plain least squares
   std::vector<double> w;
   for (double m : magnitude) w.push_back(1 / std::pow(std::max(m, floor), 2));
   return w;
@@ -135,7 +137,7 @@ std::vector<Changepoint> find_changepoints(const std::vector<double>& x, const s
     const double at = left.at(x[b - 1]);
     // A slope change whose knee falls inside the left window can still put the
     // right line above: the per-message part (intercept) must grow as well.
-    const double jump = right.intercept > left.intercept ? (right.at(x[b - 1]) - at) / std::abs(at) : 0;
+    const double jump = right.intercept > left.intercept && at > 0 ? (right.at(x[b - 1]) - at) / at : 0;
     steps.push_back({b, jump, median_of(residuals)});
   }
   std::vector<Changepoint> found;
