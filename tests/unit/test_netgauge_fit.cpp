@@ -228,6 +228,25 @@ BOOST_AUTO_TEST_CASE(noisy_machine_is_recovered_within_the_noise) {
   check_range(fit.rendezvous, kRendezvous, 0.15);
 }
 
+BOOST_AUTO_TEST_CASE(real_loaded_machine_finds_vaders_switch) {
+  // A real run on a loaded machine (tests/data/netgauge/vader-loaded.csv):
+  // with medians and with minima, the switch is vader's 4 KiB eager limit and
+  // every fitted value is finite and non-negative.
+  const auto samples = read_netgauge_csv(std::string(CONTEND_SOURCE_DIR) + "/tests/data/netgauge/vader-loaded.csv");
+  for (const auto statistic : {Statistic::Median, Statistic::Minimum}) {
+    const auto fit = fit_loggops(estimate_sizes(samples, statistic), SwitchChoice{});
+    BOOST_REQUIRE(fit.switch_bytes.has_value());
+    BOOST_TEST(*fit.switch_bytes == 4096u);
+    for (const auto* range : {&fit.eager, &fit.rendezvous}) {
+      const auto& c = range->datatypes.at("contiguous");
+      for (double v : {range->L, range->gap.intercept, range->gap.slope, c.send.intercept, c.send.slope,
+                       c.receive.intercept, c.receive.slope}) {
+        BOOST_TEST((std::isfinite(v) && v >= 0));
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(given_and_no_switch) {
   SwitchChoice given;
   given.mode = SwitchChoice::Mode::Given;
