@@ -11,6 +11,12 @@
 #   4. Martinasso & Mehaut's conflict benchmark (calibrate/flowcut: six ranks,
 #      one per node, on all CTD_NODES >= 6 namespaces) writes the flow-cut
 #      table under models: flowcut:.
+#   5. the Netgauge-style LogGOPS calibration (calibrate/netgauge/calibrate.sh):
+#      2 ranks on one node (written as models.loggops.default, which covers
+#      intra_socket and the unused inter_socket) and 1 rank on each of two
+#      nodes (models.loggops.inter_node); the protocol ranges split at the
+#      template's eager thresholds (Open MPI's limits; --switch platform), so
+#      the other models' thresholds stay as they are.
 # Usage: calibrate.sh BUILD_DIR PLATFORM_OUT RAW_DIR [quick]
 #   quick: fewer sizes and samples (the CI version)
 set -euo pipefail
@@ -71,7 +77,7 @@ done
 
 "$contend" fit-multipair "${files[@]}" --platform "$platform" --fits "$raw/fits.csv"
 
-# Conflicts: equal flows started together, one rank per node, on the
+# Flow cuts: equal flows started together, one rank per node, on the
 # testbed's first six nodes (the suite uses only the first CTD_SUITE_NODES).
 if [ "$CTD_NODES" -lt 6 ]; then
   ctd_die "the conflict benchmark needs six nodes; CTD_NODES is $CTD_NODES"
@@ -82,4 +88,21 @@ CTD_HOSTS=6 "$source_dir/calibrate/flowcut/calibrate.sh" --platform "$platform" 
   --raw "$raw/flowcut-raw.csv" --cuts "$raw/flowcut-cuts.csv" "${conflict[@]}" \
   --launcher "$CTD_DIR/mpirun.sh -np 6 --map-by node" > "$raw/flowcut.log" 2>&1 ||
   { cat "$raw/flowcut.log" >&2; ctd_die "flowcut calibration failed"; }
+
+# LogGOPS (Netgauge PRTT method), contiguous data and one vector datatype.
+if [ "$mode" = quick ]; then
+  netgauge=(--max-size 64KiB --repetitions 5 --pingpong-iterations 20)
+else
+  netgauge=(--max-size 256KiB --repetitions 11 --pingpong-iterations 20)
+fi
+netgauge_run() {  # netgauge_run NAME LEVEL SECTION PPR
+  local name=$1 level=$2 section=$3 ppr=$4
+  ctd_log "netgauge: $name (2 ranks, --map-by $ppr)"
+  "$source_dir/calibrate/netgauge/calibrate.sh" --platform "$platform" --level "$level" --section "$section" --switch platform \
+    --launcher "$CTD_DIR/mpirun.sh -np 2 --map-by $ppr" --bin "$build/bin" --datatype vector:4,1,4:float \
+    --raw "$raw/netgauge-$name.csv" --fits "$raw/netgauge-$name-fits.csv" --sizes "$raw/netgauge-$name-sizes.csv" \
+    "${netgauge[@]}" > "$raw/netgauge-$name.log" 2>&1 || { cat "$raw/netgauge-$name.log" >&2; ctd_die "netgauge calibration failed: $name"; }
+}
+netgauge_run intra_node intra_socket default ppr:2:node
+netgauge_run inter_node inter_node inter_node ppr:1:node
 "$contend" platform "$platform"
