@@ -271,6 +271,12 @@ BOOST_AUTO_TEST_CASE(forced_algorithms_override_the_rules) {
   BOOST_TEST(c.segment_bytes == 8192u);
   BOOST_TEST(c.fanout == 4);  // coll_tuned_bcast_algorithm_chain_fanout default
   BOOST_TEST(c.forced);
+  apply_coll_option(s, "bcast=chain:0:2");
+  c = choose_algorithm(call, 16, s);
+  BOOST_TEST(c.fanout == 2);
+  BOOST_TEST(c.segment_bytes == 0u);
+  apply_coll_option(s, "bcast=knomial::3");
+  BOOST_TEST(choose_algorithm(call, 16, s).fanout == 3);
   apply_coll_option(s, "bcast=6");
   BOOST_TEST(choose_algorithm(call, 16, s).algorithm == "binomial");
   // Unforced chain (fixed rule, 7 ranks, 2 MiB) runs with fanout 1.
@@ -301,7 +307,9 @@ BOOST_AUTO_TEST_CASE(bad_coll_options_are_named) {
     }
     return std::string("(no error)");
   };
-  BOOST_TEST(message("bcast") == "--coll 'bcast': expected OP=ALGORITHM[:SEGSIZE], e.g. bcast=chain:8192");
+  BOOST_TEST(message("bcast") == "--coll 'bcast': expected OP=ALGORITHM[:SEGSIZE[:FANOUT]], e.g. bcast=chain:8192");
+  BOOST_TEST(message("bcast=chain:8K:0") == "--coll 'bcast=chain:8K:0': bad fanout '0'; expected an integer from 1 to 32");
+  BOOST_TEST(message("bcast=binary:0:3") == "--coll 'bcast=binary:0:3': a fanout applies to chain and knomial only, not binary");
   BOOST_TEST(message("bcats=chain").find("unknown collective 'bcats' (did you mean 'bcast'?)") == 0u);
   BOOST_TEST(message("bcast=chian").find("unknown bcast algorithm 'chian' (did you mean 'chain'?)") !=
              std::string::npos);
