@@ -110,7 +110,8 @@ int run_select(const SelectOptions& o) {
     std::string penalty = "-";
     double penalty_value = std::numeric_limits<double>::quiet_NaN();
     if (choice.modelled) {
-      penalty_value = predicted[static_cast<std::size_t>(*choice.modelled)] / predicted[best] - 1;
+      const double chosen = predicted[*choice.modelled];
+      penalty_value = predicted[best] > 0 ? chosen / predicted[best] - 1 : 0;  // one rank: nothing to send
       penalty = fmt::format("{:.0f}%", 100 * penalty_value);
     }
     std::string line = fmt::format("{:>6}", size_label(m));
