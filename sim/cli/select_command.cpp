@@ -135,6 +135,15 @@ int run_select(const SelectOptions& o) {
           << (choice.modelled ? fmt::format("{:.6g}", penalty_value) : "") << '\n';
     }
   }
+  // Say where gamma was extrapolated (README "taulop": beyond its last point).
+  for (const auto c : {taulop::kSharedMemory, taulop::kNetwork}) {
+    const auto& points = parameters.channels[c].gamma.points();
+    const int last = points.rbegin()->first;
+    if (models.largest_nbft(c) > last) {
+      fmt::print("note: gamma^{}(P) extrapolated beyond P = {} for NBFTs of up to {} nodes\n", static_cast<int>(c), last,
+                 models.largest_nbft(c));
+    }
+  }
   if (!o.csv.empty()) write_file_atomically(o.csv, [&](std::ostream& out) { out << csv.str(); });
   return 0;
 }
