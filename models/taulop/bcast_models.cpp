@@ -31,11 +31,13 @@ std::uint64_t BcastModels::segments(double bytes) const {
 double BcastModels::nbft_time(const AlgorithmParameters& a, int nodes, int network) const {
   const double ms = static_cast<double>(parameters_.segment_size);
   if (network == 0) {
+    largest_nbft_[kSharedMemory] = std::max(largest_nbft_[kSharedMemory], nodes);
     return parameters_.channels[kSharedMemory].gamma(nodes) * p2p_time(a, kSharedMemory, ms);  // eq. (8), c = 0
   }
   // Eq. (4): every Q shared-memory children weigh as one network child.
   const double q = parameters_.q(ms);
   const int equivalent = network + static_cast<int>(std::floor((nodes - network - 1) / q)) + 1;
+  largest_nbft_[kNetwork] = std::max(largest_nbft_[kNetwork], equivalent);
   return parameters_.channels[kNetwork].gamma(equivalent) * p2p_time(a, kNetwork, ms);  // eq. (8), c = 1
 }
 

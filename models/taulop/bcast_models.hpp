@@ -16,6 +16,7 @@
 //    eq. 20, 1.424 = gamma^1(7) on Gros, need it).
 //  - n_s = ceil(m / m_s); split-binary halves are ceil(m / 2) and the rest.
 //  - the root is rank 0.
+#include <array>
 #include <vector>
 
 #include "mapping/mapping.hpp"
@@ -50,11 +51,15 @@ class BcastModels {
   double predict(BcastAlgorithm algorithm, double bytes) const;
 
   std::uint64_t segments(double bytes) const;  // n_s = ceil(m / m_s), at least 1
+  // The largest NBFT (nodes, after eq. 4's replacement) evaluated so far on
+  // channel c: beyond gamma^c's last point the factor is extrapolated.
+  int largest_nbft(Channel c) const { return largest_nbft_[c]; }
 
  private:
   const Parameters& parameters_;
   const Mapping& mapping_;
   BcastTree binomial_, binary_, chain_, kchain_;
+  mutable std::array<int, 2> largest_nbft_{0, 0};
 };
 
 }  // namespace contend::taulop

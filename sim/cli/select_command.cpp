@@ -110,7 +110,8 @@ int run_select(const SelectOptions& o) {
     std::string penalty = "-";
     double penalty_value = std::numeric_limits<double>::quiet_NaN();
     if (choice.modelled) {
-      penalty_value = predicted[static_cast<std::size_t>(*choice.modelled)] / predicted[best] - 1;
+      const double chosen = predicted[*choice.modelled];
+      penalty_value = predicted[best] > 0 ? chosen / predicted[best] - 1 : 0;  // one rank: nothing to send
       penalty = fmt::format("{:.0f}%", 100 * penalty_value);
     }
     std::string line = fmt::format("{:>6}", size_label(m));
@@ -132,6 +133,15 @@ int run_select(const SelectOptions& o) {
       if (simulator) csv << ',' << fmt::format("{:.9g}", simulated[i]);
       csv << ',' << model_choice << ',' << choice.csv_name << ',' << choice.segment_bytes << ','
           << (choice.modelled ? fmt::format("{:.6g}", penalty_value) : "") << '\n';
+    }
+  }
+  // Say where gamma was extrapolated (README "taulop": beyond its last point).
+  for (const auto c : {taulop::kSharedMemory, taulop::kNetwork}) {
+    const auto& points = parameters.channels[c].gamma.points();
+    const int last = points.rbegin()->first;
+    if (models.largest_nbft(c) > last) {
+      fmt::print("note: gamma^{}(P) extrapolated beyond P = {} for NBFTs of up to {} nodes\n", static_cast<int>(c), last,
+                 models.largest_nbft(c));
     }
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, [&](std::ostream& out) { out << csv.str(); });

@@ -118,8 +118,8 @@ Action add_simulate_command(CLI::App& app) {
                   "3.1 | 4.1: whose fixed decision rules pick collective algorithms (3.1 differs for bcast)")
       ->capture_default_str();
   cmd->add_option("--coll", o->coll,
-                  "OP=ALG[:SEGSIZE] forces a collective algorithm, e.g. bcast=chain:8K or bcast=2 (Open MPI id); "
-                  "repeatable");
+                  "OP=ALG[:SEGSIZE[:FANOUT]] forces a collective algorithm, e.g. bcast=chain:8K:4 or bcast=2 "
+                  "(Open MPI id); repeatable");
   cmd->add_flag("--quiet", o->quiet, "Do not print the summary");
   cmd->add_flag("--stats", o->stats, "Print wall time, peak memory and messages simulated per second");
   return [o] { return run_simulate(*o); };

@@ -142,6 +142,7 @@ OmpiVersion parse_ompi_version(std::string_view text);
 struct ForcedAlgorithm {
   std::string algorithm;           // canonical name, e.g. "chain"
   std::uint64_t segment_bytes = 0; // 0: no segmentation
+  int fanout = 0;                  // chain fanout / k-nomial radix; 0: the settings' default
 };
 
 struct CollectiveSettings {
@@ -152,8 +153,10 @@ struct CollectiveSettings {
   int knomial_radix = 4;  // coll_tuned_bcast_algorithm_knomial_radix
 };
 
-// Parses one `--coll` value "OP=ALG[:SEGSIZE]" (ALG is a name or Open MPI's
-// numeric id, SEGSIZE takes units like 8K) into `settings`. Throws
+// Parses one `--coll` value "OP=ALG[:SEGSIZE[:FANOUT]]" (ALG is a name or
+// Open MPI's numeric id, SEGSIZE takes units like 8K, FANOUT is the chain
+// fanout or k-nomial radix, like coll_tuned_bcast_algorithm_chain_fanout)
+// into `settings`. Throws
 // contend::Error naming the bad part, with "did you mean" for names.
 void apply_coll_option(CollectiveSettings& settings, std::string_view option);
 

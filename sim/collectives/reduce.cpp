@@ -74,7 +74,8 @@ void reduce_rabenseifner(Context& c, int root, std::uint64_t count, bool commuta
   }
   HalvingPlan plan = rabenseifner_reduce_scatter(c, count);
   const int rem = plan.remainder;
-  const int nsteps = static_cast<int>(plan.steps.size());
+  int nsteps = 0;  // log2(p')
+  while ((1 << nsteps) < pof2) ++nsteps;
   int vrank = plan.vrank;
   int vroot;
   if (root < 2 * rem) {

@@ -1,6 +1,7 @@
 // run_collective: validates a call, picks the algorithm, and runs it.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "collectives/context.hpp"
@@ -46,6 +47,27 @@ AlgorithmChoice linear_v() {
   return a;
 }
 
+// The MPI layer's early returns (ompi/mpi/c/*.c): empty bcast, reduce,
+// allreduce, gather, scatter, allgather, alltoall, and a reduce_scatter
+// whose counts are all zero, send nothing. The v variants have none.
+bool mpi_layer_skips(const CollectiveCall& call) {
+  switch (call.op) {
+    case CollectiveOp::bcast:
+    case CollectiveOp::reduce:
+    case CollectiveOp::allreduce:
+    case CollectiveOp::gather:
+    case CollectiveOp::scatter:
+    case CollectiveOp::allgather:
+    case CollectiveOp::alltoall:
+      return call.bytes == 0;
+    case CollectiveOp::reduce_scatter:
+      return call.counts.empty() ? call.bytes == 0
+                                 : std::all_of(call.counts.begin(), call.counts.end(), [](auto n) { return n == 0; });
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 int collective_tag(CollectiveOp op) { return kFirstTag - static_cast<int>(op); }
@@ -66,6 +88,11 @@ void run_collective(Mpi& mpi, const Communicator& comm, const CollectiveCall& ca
     throw Error(fmt::format("internal error: rank {} runs a collective as rank {}", mpi.rank(), comm.my_world_rank()));
   }
   const int size = comm.size();
+  const bool rooted = call.op == CollectiveOp::bcast || call.op == CollectiveOp::reduce ||
+                      call.op == CollectiveOp::gather || call.op == CollectiveOp::gatherv ||
+                      call.op == CollectiveOp::scatter || call.op == CollectiveOp::scatterv;
+  if (rooted) check_root(call, size);
+  if (mpi_layer_skips(call)) return;
   const AlgorithmChoice choice = choose_algorithm(call, size, settings);
   Context c(mpi, comm, call.op, call.element_bytes);
   const auto uniform = [&](std::uint64_t bytes) {
@@ -73,27 +100,21 @@ void run_collective(Mpi& mpi, const Communicator& comm, const CollectiveCall& ca
   };
   switch (call.op) {
     case CollectiveOp::bcast:
-      check_root(call, size);
       return run_bcast(c, choice, call.root, elements(call, call.bytes));
     case CollectiveOp::reduce:
-      check_root(call, size);
       return run_reduce(c, choice, call.root, elements(call, call.bytes), call.commutative);
     case CollectiveOp::allreduce:
       return run_allreduce(c, choice, elements(call, call.bytes), call.commutative, settings);
     case CollectiveOp::barrier:
       return run_barrier(c, choice);
     case CollectiveOp::gather:
-      check_root(call, size);
       return run_gather(c, choice, call.root, uniform(call.bytes));
     case CollectiveOp::gatherv:
-      check_root(call, size);
       return run_gather(c, linear_v(), call.root,
                         element_vector(call, call.counts, size, "counts"));
     case CollectiveOp::scatter:
-      check_root(call, size);
       return run_scatter(c, choice, call.root, uniform(call.bytes));
     case CollectiveOp::scatterv:
-      check_root(call, size);
       return run_scatter(c, linear_v(), call.root,
                          element_vector(call, call.counts, size, "counts"));
     case CollectiveOp::allgather:

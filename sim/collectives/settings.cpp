@@ -107,14 +107,18 @@ OmpiVersion parse_ompi_version(std::string_view text) {
 void apply_coll_option(CollectiveSettings& settings, std::string_view option) {
   const auto eq = option.find('=');
   if (eq == std::string_view::npos) {
-    throw Error(fmt::format("--coll '{}': expected OP=ALGORITHM[:SEGSIZE], e.g. bcast=chain:8192", option));
+    throw Error(fmt::format("--coll '{}': expected OP=ALGORITHM[:SEGSIZE[:FANOUT]], e.g. bcast=chain:8192", option));
   }
   const CollectiveOp op = parse_collective_op(option.substr(0, eq));
   std::string_view rest = option.substr(eq + 1);
-  std::string_view alg = rest, seg;
+  std::string_view alg = rest, seg, fan;
   if (const auto colon = rest.find(':'); colon != std::string_view::npos) {
     alg = rest.substr(0, colon);
     seg = rest.substr(colon + 1);
+    if (const auto second = seg.find(':'); second != std::string_view::npos) {
+      fan = seg.substr(second + 1);
+      seg = seg.substr(0, second);
+    }
   }
   const std::vector<std::string>& names = info(op).algorithms;
   ForcedAlgorithm forced;
@@ -140,6 +144,19 @@ void apply_coll_option(CollectiveSettings& settings, std::string_view option) {
     if (!bytes) throw Error(fmt::format("--coll '{}': bad segment size '{}'; expected {}", option, seg, units::kSizeHelp));
     forced.segment_bytes = *bytes;
   }
+  if (!fan.empty()) {
+    const auto [end, ec] = std::from_chars(fan.data(), fan.data() + fan.size(), forced.fanout);
+    const int limit = forced.algorithm == "knomial" ? 1024 : 32;
+    if (ec != std::errc{} || end != fan.data() + fan.size() || forced.fanout < (forced.algorithm == "knomial" ? 2 : 1) ||
+        forced.fanout > limit) {
+      throw Error(fmt::format("--coll '{}': bad fanout '{}'; expected an integer from {} to {}", option, fan,
+                              forced.algorithm == "knomial" ? 2 : 1, limit));
+    }
+    if (forced.algorithm != "chain" && forced.algorithm != "knomial") {
+      throw Error(fmt::format("--coll '{}': a fanout applies to chain and knomial only, not {}", option,
+                              forced.algorithm));
+    }
+  }
   settings.forced[op] = forced;
 }
 
@@ -162,6 +179,9 @@ AlgorithmChoice choose_algorithm(const CollectiveCall& call, int comm_size, cons
   // forced chain uses the MCA default (4). K-nomial always uses the radix.
   if (choice.algorithm == "chain") choice.fanout = choice.forced ? settings.chain_fanout : 1;
   if (choice.algorithm == "knomial") choice.fanout = settings.knomial_radix;
+  if (auto it = settings.forced.find(call.op); it != settings.forced.end() && it->second.fanout > 0) {
+    choice.fanout = it->second.fanout;
+  }
   return choice;
 }
 

@@ -271,6 +271,12 @@ BOOST_AUTO_TEST_CASE(forced_algorithms_override_the_rules) {
   BOOST_TEST(c.segment_bytes == 8192u);
   BOOST_TEST(c.fanout == 4);  // coll_tuned_bcast_algorithm_chain_fanout default
   BOOST_TEST(c.forced);
+  apply_coll_option(s, "bcast=chain:0:2");
+  c = choose_algorithm(call, 16, s);
+  BOOST_TEST(c.fanout == 2);
+  BOOST_TEST(c.segment_bytes == 0u);
+  apply_coll_option(s, "bcast=knomial::3");
+  BOOST_TEST(choose_algorithm(call, 16, s).fanout == 3);
   apply_coll_option(s, "bcast=6");
   BOOST_TEST(choose_algorithm(call, 16, s).algorithm == "binomial");
   // Unforced chain (fixed rule, 7 ranks, 2 MiB) runs with fanout 1.
@@ -301,7 +307,9 @@ BOOST_AUTO_TEST_CASE(bad_coll_options_are_named) {
     }
     return std::string("(no error)");
   };
-  BOOST_TEST(message("bcast") == "--coll 'bcast': expected OP=ALGORITHM[:SEGSIZE], e.g. bcast=chain:8192");
+  BOOST_TEST(message("bcast") == "--coll 'bcast': expected OP=ALGORITHM[:SEGSIZE[:FANOUT]], e.g. bcast=chain:8192");
+  BOOST_TEST(message("bcast=chain:8K:0") == "--coll 'bcast=chain:8K:0': bad fanout '0'; expected an integer from 1 to 32");
+  BOOST_TEST(message("bcast=binary:0:3") == "--coll 'bcast=binary:0:3': a fanout applies to chain and knomial only, not binary");
   BOOST_TEST(message("bcats=chain").find("unknown collective 'bcats' (did you mean 'bcast'?)") == 0u);
   BOOST_TEST(message("bcast=chian").find("unknown bcast algorithm 'chian' (did you mean 'chain'?)") !=
              std::string::npos);
@@ -357,6 +365,62 @@ BOOST_AUTO_TEST_CASE(dups_get_fresh_contexts) {
   other_rank.derived_count = 0;
   BOOST_TEST(dup_communicator(other_rank).context == a.context);
   BOOST_TEST(collective_tag(CollectiveOp::bcast) < -1);  // never MPI_ANY_TAG nor a user tag
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+#include <sstream>
+
+#include "formats/pattern.hpp"
+#include "workload/collective_step.hpp"
+
+BOOST_AUTO_TEST_SUITE(collective_patterns)
+
+BOOST_AUTO_TEST_CASE(collective_lines_become_collective_steps) {
+  std::istringstream in(
+      "ranks 4\nbcast 2 1MiB\n0 1 10\nallreduce 64K\ngatherv 1 1K*2,0,512\nalltoallv 8,16*3\n"
+      "reduce_scatter 8*4\nreduce_scatter 16\nbarrier\n");
+  const PatternWorkload w = read_pattern(in, "x.pattern");
+  BOOST_REQUIRE(w.steps().size() == 8u);
+  auto call = [&](std::size_t i) {
+    const auto* step = dynamic_cast<const CollectiveStep*>(w.steps()[i].get());
+    BOOST_REQUIRE(step != nullptr);
+    return step->call();
+  };
+  BOOST_TEST((call(0).op == CollectiveOp::bcast));
+  BOOST_TEST(call(0).root == 2);
+  BOOST_TEST(call(0).bytes == 1048576u);
+  BOOST_TEST(call(0).element_bytes == 1u);
+  BOOST_TEST(dynamic_cast<const ExchangeStep*>(w.steps()[1].get()) != nullptr);
+  BOOST_TEST(call(2).element_bytes == 8u);  // reductions: MPI_DOUBLE
+  BOOST_TEST(call(3).counts == (std::vector<std::uint64_t>{1024, 1024, 0, 512}));
+  BOOST_TEST(call(4).counts == (std::vector<std::uint64_t>{8, 16, 16, 16}));
+  BOOST_TEST(call(5).counts.size() == 4u);
+  BOOST_TEST(call(6).counts.empty());
+  BOOST_TEST(call(6).bytes == 16u);
+  BOOST_TEST((call(7).op == CollectiveOp::barrier));
+  BOOST_TEST(w.steps()[0]->summary() == "bcast of 1048576 B, root 2");
+}
+
+BOOST_AUTO_TEST_CASE(collective_line_errors) {
+  auto error_of = [](const std::string& text) {
+    try {
+      std::istringstream in(text);
+      read_pattern(in, "x.pattern");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  BOOST_TEST(error_of("ranks 4\nbcast 4 10\n") == "x.pattern:2:7: rank 4 is out of range: the pattern declares 4 ranks");
+  BOOST_TEST(error_of("ranks 4\nbcast 0\n") == "x.pattern:2:1: expected 'bcast ROOT BYTES', got 2 fields");
+  BOOST_TEST(error_of("ranks 4\nbarrier now\n") == "x.pattern:2:9: expected 'barrier', got 2 fields");
+  BOOST_TEST(error_of("ranks 4\nallreduce 12\n") ==
+             "x.pattern:2:11: allreduce reduces 8-byte elements (MPI_DOUBLE): 12 is not a multiple of 8");
+  BOOST_TEST(error_of("ranks 2\nallgatherv 1K*3\n") == "x.pattern:2:12: the list has more entries than the 2 ranks");
+  BOOST_TEST(error_of("ranks 2\nallgatherv 1K*x\n") ==
+             "x.pattern:2:12: expected SIZE*COUNT with a count >= 1, got '1K*x'");
+  BOOST_TEST(error_of("allreduce 8\n") == "x.pattern:0: the pattern names no rank and has no 'ranks N' line");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mapping/mapping.hpp"
+#include "platform/platform.hpp"
 #include "taulop/bcast_models.hpp"
 #include "taulop/bcast_trees.hpp"
 #include "taulop/parameters.hpp"
@@ -203,6 +204,19 @@ BOOST_AUTO_TEST_CASE(linear_eq_1) {
   const BcastModels models(p, mapping);
   BOOST_TEST(models.linear(6) == 46, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(models.predict(BcastAlgorithm::Linear, 6) == 46, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(gros_binomial_stage_factor_of_eq_20) {
+  // Eq. (20) (Gros, P = 1000, binomial): each doubling of m adds stages whose
+  // factor is 1.424 = gamma^1(7) (Table 1): rank 2's NBFT has 6 network and 2
+  // shared-memory children on 18-core nodes, 6 + floor(2 / 12) + 1 = 7.
+  // From 2 MB to 4 MB: 256 more stages of 1.424 T^1, T^1 = o1 + 2 L0 + L1.
+  const Platform gros = read_platform(CONTEND_SOURCE_DIR "/platforms/gros.yaml");
+  const Parameters p = parse_parameters(gros.model_section("taulop"));
+  const Mapping mapping = make_mapping("block", 1000, gros.nodes, false);
+  const BcastModels models(p, mapping);
+  const double t1 = 1.9e-5 + 2 * 8.0e-6 + 1.9e-5;
+  BOOST_TEST(models.binomial(4 << 20) - models.binomial(2 << 20) == 256 * 1.424 * t1, boost::test_tools::tolerance(1e-9));
 }
 
 BOOST_AUTO_TEST_CASE(more_segments_never_cost_less) {
