@@ -3,6 +3,7 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 
 #include "commands.hpp"
 #include "engine/simulation.hpp"
@@ -13,6 +14,7 @@
 #include "registry.hpp"
 #include "util/atomic_file.hpp"
 #include "workload/pattern_workload.hpp"
+#include "replay/ti_workload.hpp"
 
 namespace contend::cli {
 
@@ -25,7 +27,7 @@ long long peak_memory_bytes() {
 namespace {
 
 struct SimulateOptions {
-  std::string platform, pattern, mapping = "block", model = "maxmin", progress;
+  std::string platform, pattern, trace, mapping = "block", model = "maxmin", progress;
   std::string per_rank, messages, json;
   bool oversubscribe = false;
   bool quiet = false;
@@ -37,7 +39,16 @@ int run_simulate(const SimulateOptions& o) {
   const auto begin = std::chrono::steady_clock::now();
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
-  PatternWorkload workload = read_pattern(o.pattern);
+  std::unique_ptr<Workload> workload_owner;
+  TiWorkload* trace = nullptr;
+  if (!o.trace.empty()) {
+    auto ti = std::make_unique<TiWorkload>(o.trace);
+    trace = ti.get();
+    workload_owner = std::move(ti);
+  } else {
+    workload_owner = std::make_unique<PatternWorkload>(read_pattern(o.pattern));
+  }
+  Workload& workload = *workload_owner;
   const Mapping mapping = make_mapping(o.mapping, workload.rank_count(), platform.nodes, o.oversubscribe);
   const auto inputs_read = std::chrono::steady_clock::now();
 
@@ -54,6 +65,11 @@ int run_simulate(const SimulateOptions& o) {
   if (!o.messages.empty()) write_file_atomically(o.messages, [&](std::ostream& out) { write_messages_csv(out, results); });
   if (!o.json.empty()) write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results); });
   if (!o.quiet) print_summary(std::cout, results);
+  if (!o.quiet && trace) {
+    std::string actions;
+    for (const auto& [name, count] : trace->action_counts()) actions += fmt::format(" {} {}", name, count);
+    fmt::print("  trace actions  {}\n", actions);
+  }
   if (o.stats) {
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - begin;
     const std::chrono::duration<double> reading = inputs_read - begin;
@@ -73,7 +89,13 @@ Action add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* cmd = app.add_subcommand("simulate", "Predict per-rank communication times of a workload on a platform");
   cmd->add_option("--platform", o->platform, "Platform YAML file (platforms/*.yaml)")->required();
-  cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line")->required();
+  auto* pattern = cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line");
+  auto* trace = cmd->add_option("--trace", o->trace, "SimGrid time-independent trace: index file or single file");
+  pattern->excludes(trace);
+  trace->excludes(pattern);
+  cmd->callback([pattern, trace] {
+    if (pattern->count() == 0 && trace->count() == 0) throw CLI::RequiredError("--pattern or --trace");
+  });
   cmd->add_option("--mapping", o->mapping, "block | cyclic | socket | FILE ('rank node socket core' lines)")
       ->capture_default_str();
   cmd->add_option("--model", o->model, "Bandwidth-sharing model ('contend models' lists them)")->capture_default_str();

@@ -1,0 +1,91 @@
+#pragma once
+// libcontend-trace.so: state of one traced MPI rank. The wrappers in
+// mpi_wrappers.cpp call Tracer around every PMPI call; Tracer turns calls into
+// SimGrid time-independent trace lines (traces/formats/ti_trace.hpp), times
+// them, and writes the rank's files at MPI_Finalize.
+//
+// Memory stays bounded: lines go to a 1 MiB buffer flushed to the rank's
+// part file; requests and communicators are tracked only while alive.
+// Any failure to write is reported on stderr and aborts the job
+// (MPI_Abort with code 1): a trace must not be silently incomplete.
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <unordered_map>
+
+namespace contend::tracer {
+
+// Denis et al.'s call categories (dedicated-core model profile, README
+// "Progression profiles").
+enum class CallKind { Nonblocking, Test, Wait, Blocking, Other };
+
+struct Stats {
+  long long count = 0;
+  double total = 0;
+  double min = 0;
+  void add(double seconds) {
+    min = count == 0 ? seconds : std::min(min, seconds);
+    ++count;
+    total += seconds;
+  }
+};
+
+struct RequestInfo {
+  int src = 0, dst = 0, tag = 0, comm = 0;
+};
+
+// One element count and SimGrid datatype id as a TI line states them:
+// predefined types keep their id; derived types become bytes (id 6, MPI_BYTE).
+struct Elements {
+  long long count = 0;
+  int id = 6;
+  std::string layout;  // contend extension "type=vector:C,B,S:BASE", or ""
+};
+
+class Tracer {
+ public:
+  static Tracer& get();
+  bool active() const { return active_; }
+
+  void start(int world_rank);  // after PMPI_Init
+  void finish();               // before PMPI_Finalize
+
+  // Around one MPI call: begin() notes the computation since the last call,
+  // end() its duration.
+  void begin();
+  void end(CallKind kind);
+
+  void line(const std::string& text);  // "ACTION ARGS" (the rank is prepended)
+  Elements elements(long long count, MPI_Datatype type) const;
+  std::string comm_suffix(MPI_Comm comm) const;  // "" or " comm=ID"
+  int comm_id(MPI_Comm comm) const;
+  int add_comm(MPI_Comm comm);  // a new communicator; returns its id
+  void forget_comm(MPI_Comm comm) { comms_.erase(comm); }
+  std::unordered_map<MPI_Request, RequestInfo>& requests() { return requests_; }
+  int rank() const { return rank_; }
+
+  [[noreturn]] void die(const std::string& what) const;
+
+ private:
+  void flush();
+  void write_rank_outputs();
+  double now() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count(); }
+
+  bool active_ = false;
+  int rank_ = 0, world_ = 1;
+  double speed_ = 1e9;  // flop/s: compute lines hold seconds x speed
+  std::string dir_, part_path_;
+  std::FILE* part_ = nullptr;
+  std::string buffer_;
+  std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
+  double init_end_ = 0, last_exit_ = 0, call_begin_ = 0;
+  double comp_ = 0, mpi_ = 0;
+  Stats nonblocking_, test_, wait_, blocking_, other_;
+  std::unordered_map<MPI_Comm, int> comms_;
+  int next_comm_ = 1;
+  std::unordered_map<MPI_Request, RequestInfo> requests_;
+};
+
+}  // namespace contend::tracer
