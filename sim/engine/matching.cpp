@@ -48,7 +48,7 @@ std::optional<std::pair<MatchKey, KeyedFifo::Entry>> KeyedFifo::earliest_matchin
   for (const auto& [key, ends] : heads_) {
     if (key.comm != pattern.comm) continue;
     if (pattern.source != kAnySource && pattern.source != key.source) continue;
-    if (pattern.tag != kAnyTag && pattern.tag != key.tag) continue;
+    if (!tag_matches(pattern.tag, key.tag)) continue;
     const Entry& e = nodes_[ends.head].entry;
     if (!best || e.seq < best->second.seq) best = std::make_pair(key, e);
   }

@@ -17,6 +17,13 @@ namespace contend {
 inline constexpr int kAnySource = -1;
 inline constexpr int kAnyTag = -1;
 
+// A receive's tag against a message's tag. As in Open MPI, MPI_ANY_TAG
+// matches only user tags (>= 0): collectives use negative tags
+// (collectives/collectives.hpp) that only an exact receive matches.
+constexpr bool tag_matches(int pattern_tag, int message_tag) {
+  return pattern_tag == message_tag || (pattern_tag == kAnyTag && message_tag >= 0);
+}
+
 struct MatchKey {
   int source = 0;
   int tag = 0;
@@ -80,7 +87,7 @@ class MatchQueues {
  private:
   static bool matches(const MatchKey& pattern, const MatchKey& key) {
     return pattern.comm == key.comm && (pattern.source == kAnySource || pattern.source == key.source) &&
-           (pattern.tag == kAnyTag || pattern.tag == key.tag);
+           tag_matches(pattern.tag, key.tag);
   }
 
   std::uint64_t next_seq_ = 0;

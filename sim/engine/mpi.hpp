@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "collectives/collectives.hpp"
 #include "engine/engine_core.hpp"
 #include "engine/matching.hpp"
 
@@ -17,7 +18,10 @@ class Mpi {
   static constexpr int kAnyTag = contend::kAnyTag;
   static constexpr int kCommWorld = 0;
 
-  Mpi(EngineCore& core, int rank) : core_(core), rank_(rank) {}
+  // `collectives`: the run's collective algorithm settings (--ompi, --coll);
+  // nullptr means the defaults (Open MPI 4.1 fixed rules). Must outlive the handle.
+  Mpi(EngineCore& core, int rank, const coll::CollectiveSettings* collectives = nullptr)
+      : core_(core), rank_(rank), collectives_(collectives) {}
 
   int rank() const { return rank_; }
   int size() const { return core_.rank_count(); }
@@ -43,9 +47,13 @@ class Mpi {
   void compute_seconds(double seconds) { core_.compute(rank_, seconds * core_.core_speed(rank_)); }
   void sleep(double seconds) { core_.sleep(rank_, seconds); }
 
+  // How this run executes collectives (coll::run_collective reads it).
+  const coll::CollectiveSettings& collective_settings() const;
+
  private:
   EngineCore& core_;
   int rank_;
+  const coll::CollectiveSettings* collectives_;
 };
 
 }  // namespace contend

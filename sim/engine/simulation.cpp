@@ -90,9 +90,9 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   if (options.wall_time_limit > 0) sg4::Engine::on_time_advance_cb([&guard](double) { guard.check(); });
 
   for (int r = 0; r < workload.rank_count(); ++r) {
-    sg4::Actor::create(fmt::format("rank-{}", r), core.host_of(r), [&core, &workload, r] {
+    sg4::Actor::create(fmt::format("rank-{}", r), core.host_of(r), [&core, &workload, &options, r] {
       try {
-        Mpi mpi(core, r);
+        Mpi mpi(core, r, &options.collectives);
         workload.run(mpi);
         core.rank_finished(r);
         core.drain(r);

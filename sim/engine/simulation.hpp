@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "collectives/collectives.hpp"
 #include "engine/model.hpp"
 #include "mapping/mapping.hpp"
 #include "output/results.hpp"
@@ -20,6 +21,7 @@ struct SimulationOptions {
   std::string mapping_name = "block";
   bool record_messages = false;  // keep one record per message (--messages)
   double wall_time_limit = 0;    // seconds of real time before giving up; 0 = none
+  coll::CollectiveSettings collectives;  // --ompi, --coll: how collectives run
 };
 
 // Throws contend::Error on deadlock (naming the blocked ranks and what they
