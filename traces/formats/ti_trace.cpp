@@ -306,7 +306,8 @@ std::optional<int> simgrid_datatype_size(std::string_view id) {
   return kSimgridTypeSizes[static_cast<std::size_t>(v)];
 }
 
-std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line_no, int world) {
+std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line_no, int world,
+                                      const CommSizeLookup& comm_size) {
   std::string_view content = text;
   if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
   if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
@@ -315,6 +316,7 @@ std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& 
   PatternLine probe(text, fields, file, line_no, -1);
   if (fields.size() < 2) probe.fail(0, "expected 'RANK ACTION ARGUMENTS...'");
   TiAction action;
+  const std::size_t last_field = fields.size() - 1;
   const int comm = take_comm(fields, probe);
   const std::string layout = take_layout(fields);
   PatternLine line(text, fields, file, line_no, -1);
@@ -328,7 +330,16 @@ std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& 
   action.kind = found->kind;
   action.comm = comm;
   action.layout = layout;
-  parse_arguments(action, f, world);
+  // Peers, roots and count arrays are relative to the call's communicator.
+  int size = world;
+  if (comm != 0) {
+    const auto known = comm_size ? comm_size(comm) : std::nullopt;
+    if (!known) probe.fail(last_field, fmt::format("communicator {} was not created on this rank (by comm_split "
+                                                      "or comm_dup) before this line",
+                                                      comm));
+    size = *known;
+  }
+  parse_arguments(action, f, size);
   return action;
 }
 
@@ -529,7 +540,11 @@ std::optional<TiAction> TiRankReader::next() {
   while (std::getline(in_, text_)) {
     ++line_;
     if (single_file_ && !starts_with_rank(text_, rank_)) continue;
-    auto action = parse_ti_line(text_, file_, line_, world_);
+    auto action = parse_ti_line(text_, file_, line_, world_, [this](int id) -> std::optional<int> {
+      auto it = comm_sizes_.find(id);
+      if (it == comm_sizes_.end()) return std::nullopt;
+      return it->second;
+    });
     if (!action) continue;
     if (action->rank != rank_) {
       if (single_file_) continue;

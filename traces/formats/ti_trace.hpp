@@ -37,6 +37,8 @@
 // bytes, DT 6), for models that charge per-datatype costs (LogGOPS).
 #include <cstdint>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,10 +87,15 @@ struct TiAction {
 // nothing for ids SimGrid does not predefine.
 std::optional<int> simgrid_datatype_size(std::string_view id);
 
+// The size of communicator `id` on this rank (the length of the count arrays
+// of a v-collective on it), or nothing if it is unknown.
+using CommSizeLookup = std::function<std::optional<int>(int id)>;
+
 // Parses one line. `world` is the number of ranks (the length of the count
-// arrays). Throws contend::Error naming file:line:col and what was expected.
-// Returns nothing for blank and '#' comment lines.
-std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line, int world);
+// arrays on MPI_COMM_WORLD). Throws contend::Error naming file:line:col and
+// what was expected. Returns nothing for blank and '#' comment lines.
+std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line, int world,
+                                      const CommSizeLookup& comm_size = {});
 
 // The line SimGrid writes for `action` (without the newline).
 std::string format_ti_action(const TiAction& action);
@@ -114,8 +121,11 @@ class TiRankReader {
   // The next action of this rank; nothing at the end of its file.
   std::optional<TiAction> next();
   SourceLocation where() const { return {file_, line_, 0}; }
+  // Communicators created by the replay, for the count arrays on them.
+  void set_comm_size(int id, int size) { comm_sizes_[id] = size; }
 
  private:
+  std::map<int, int> comm_sizes_;
   std::string file_;
   std::ifstream in_;
   int rank_;
