@@ -6,7 +6,7 @@
 //
 // Usage inside a rank's actor:
 //   coll::Communicator world = coll::world_communicator(mpi);
-//   coll::CollectiveCall call{.op = coll::CollectiveOp::bcast, .root = 0, .bytes = 1 << 20};
+//   coll::CollectiveCall call = coll::make_call(coll::CollectiveOp::bcast, 1 << 20, /*root=*/0);
 //   coll::run_collective(mpi, world, call, settings);
 //
 // Every member of the communicator must make the same calls in the same
@@ -114,11 +114,21 @@ struct CollectiveCall {
   // alltoallv only: this rank's bytes to / from each local rank.
   std::vector<std::uint64_t> send_counts;
   std::vector<std::uint64_t> recv_counts;
-  // Datatype size (MPI_DOUBLE = 8). Reductions cost one flop per element
+  // Datatype size (1 = MPI_BYTE, 8 = MPI_DOUBLE); the byte counts must be
+  // multiples of it. Reductions cost one flop per element
   // (see reduction_flops in algorithms), and segments hold whole elements.
-  std::uint32_t element_bytes = 8;
+  std::uint32_t element_bytes = 1;
   bool commutative = true;  // the reduction operation (MPI_SUM: true)
 };
+
+// A call with the common fields set (element size 1, commutative).
+inline CollectiveCall make_call(CollectiveOp op, std::uint64_t bytes, int root = 0) {
+  CollectiveCall call;
+  call.op = op;
+  call.bytes = bytes;
+  call.root = root;
+  return call;
+}
 
 // ---------------------------------------------------------------- settings
 
