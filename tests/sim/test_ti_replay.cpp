@@ -3,7 +3,9 @@
 // that name the trace's file and line.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 
 #include "replay/ti_workload.hpp"
@@ -83,4 +85,40 @@ BOOST_AUTO_TEST_CASE(ti_bad_line_met_during_the_replay_names_the_file_and_line) 
   const auto path = trace_file("bad", "0 init\n1 init\n1 compute 10\n1 recv 0 0 8 77\n");
   TiWorkload w(path);
   BOOST_TEST(run_error(two_nodes(), w).find(path + ":4:14: unknown datatype id '77'") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(ti_bcast_of_two_ranks_is_one_message) {
+  // 100 B (eager) from root 1 to rank 0: 10 us + 100 ns.
+  TiWorkload w(trace_file("bcast", "0 init\n1 init\n0 bcast 100 1 6\n1 bcast 100 1 6\n"));
+  const auto r = run(two_nodes(), w);
+  BOOST_TEST(r.ranks[0].total_time == 10e-6 + 100 / 1e9, tt::tolerance(1e-9));
+  BOOST_TEST(r.total_messages() == 1u);
+  BOOST_REQUIRE(messages_between(r, 1, 0).size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(ti_split_orders_members_by_key_and_carries_their_messages) {
+  // Colors by parity, keys reversed: on communicator 1 of the even ranks,
+  // local rank 0 is world rank 2 and local rank 1 is world rank 0.
+  std::string text;
+  for (int r = 0; r < 4; ++r) text += fmt::format("{0} comm_split 0 {1} {2}\n", r, r % 2, -r);
+  text += "2 send 1 9 4096 6 comm=1\n0 recv 0 9 4096 6 comm=1\n";
+  text += "3 send 1 9 4096 6 comm=1\n1 recv 0 9 4096 6 comm=1\n";
+  for (int r = 0; r < 4; ++r) text += fmt::format("{} allreduce 8 0 6 comm=1\n{} comm_dup 1\n{} barrier comm=2\n", r, r, r);
+  TiWorkload w(trace_file("split", text));
+  const auto r = run(platform_yaml(4, 1, 1, kLevels), w);
+  auto carries_4096 = [&](int src, int dst) {
+    const auto list = messages_between(r, src, dst);
+    return std::any_of(list.begin(), list.end(), [](const MessageRecord& m) { return m.bytes == 4096; });
+  };
+  BOOST_TEST(carries_4096(2, 0));
+  BOOST_TEST(carries_4096(3, 1));
+  BOOST_TEST(!carries_4096(0, 2));
+  BOOST_TEST(w.action_counts().at("comm_split") == 4);
+  BOOST_TEST(w.action_counts().at("barrier") == 4);
+}
+
+BOOST_AUTO_TEST_CASE(ti_a_communicator_never_created_names_the_line) {
+  const auto path = trace_file("nocomm", "0 init\n0 barrier comm=1\n1 init\n");
+  TiWorkload w(path);
+  BOOST_TEST(run_error(two_nodes(), w).find(path + ":2:11: communicator 1 was not created") != std::string::npos);
 }

@@ -13,15 +13,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Communicators 1 and 2 exist, of 2 ranks each.
+std::optional<int> two_ranks(int id) { return id <= 2 ? std::optional<int>(2) : std::nullopt; }
+
 TiAction parse(const std::string& line, int world = 4) {
-  auto a = parse_ti_line(line, "t.txt", 7, world);
+  auto a = parse_ti_line(line, "t.txt", 7, world, two_ranks);
   BOOST_REQUIRE(a.has_value());
   return *a;
 }
 
 std::string error_of(const std::string& line, int world = 4) {
   try {
-    parse_ti_line(line, "t.txt", 7, world);
+    parse_ti_line(line, "t.txt", 7, world, two_ranks);
   } catch (const Error& e) {
     return e.what();
   }
@@ -97,9 +100,20 @@ BOOST_AUTO_TEST_CASE(every_action_is_written_back_as_read) {
       "0 alltoallv 4 1 1 1 1 10 1 2 3 4 0 0", "0 gather 10 10 0 0 0", "0 gatherv 1 1 2 3 4 0 0 0",
       "0 scatter 10 10 0 0 0", "0 scatterv 1 2 3 4 1 0 0 0", "0 allgather 10 10 0 0",
       "0 allgatherv 1 1 2 3 4 0 0", "0 reducescatter 1 2 3 4 0 0", "0 comm_size 4", "0 comm_split 0 1 3",
-      "0 comm_dup 2", "0 allreduce 5 0 0 comm=2", "0 isend 1 4 64 6 type=vector:16,1,16:float comm=1"};
+      "0 comm_dup 2", "0 allreduce 5 0 0 comm=2", "0 isend 1 4 64 6 type=vector:16,1,16:float comm=1",
+      "3 gatherv 1 1 2 0 0 0 comm=1"};
   for (const auto& line : lines) BOOST_TEST(format_ti_action(parse(line)) == line);
   BOOST_TEST(ti_action_names().size() == 27u);
+}
+
+BOOST_AUTO_TEST_CASE(lines_on_a_communicator_count_its_ranks_not_the_world) {
+  const auto a = parse("3 allgatherv 5 1 2 0 0 comm=1");
+  BOOST_TEST(a.comm == 1);
+  BOOST_TEST(a.rank == 3);  // the line's rank is a world rank
+  BOOST_TEST(a.recv_counts == (std::vector<std::int64_t>{1, 2}), boost::test_tools::per_element());
+  BOOST_TEST(error_of("0 isend 3 0 8 comm=1") == "t.txt:7:9: peer: 3 is out of range [0, 1]");
+  BOOST_TEST(error_of("0 barrier comm=3") ==
+             "t.txt:7:11: communicator 3 was not created on this rank (by comm_split or comm_dup) before this line");
 }
 
 BOOST_AUTO_TEST_CASE(comments_and_blank_lines_are_skipped) {
