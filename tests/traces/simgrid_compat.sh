@@ -1,6 +1,6 @@
 #!/bin/bash
 # SimGrid compatibility test of contend's TI trace replay.
-#   1. compile tests/traces/ti_p2p.c with Debian's smpicc;
+#   1. compile tests/traces/PROGRAM.c with Debian's smpicc;
 #   2. trace it with `smpirun -trace-ti` on tests/traces/cluster4.xml;
 #   3. replay the trace with SimGrid (`smpirun -replay`) and with contend
 #      (`contend simulate --trace`, model maxmin) on the same platform
@@ -11,15 +11,18 @@
 # sets (sim/engine/simulation.cpp); SMPI is told to send messages below
 # the platform's 64 KiB eager threshold at once (async-small-thresh) and to
 # let their senders go on (send-is-detached-thresh), as contend does.
-# Usage: simgrid_compat.sh CONTEND_BIN SRCDIR WORKDIR [TOLERANCE]
+# Collectives: SimGrid is told to pick Open MPI's algorithms (coll-selector
+# ompi), as contend's collectives do (sim/collectives).
+# Usage: simgrid_compat.sh CONTEND_BIN SRCDIR WORKDIR PROGRAM TOLERANCE
 set -euo pipefail
 export LC_ALL=C
-contend=$1 src=$2/tests/traces work=$3 tolerance=${4:-0.05}
+contend=$1 src=$2/tests/traces work=$3 program=$4 tolerance=$5
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
-smpicc -O1 "$src/ti_p2p.c" -o ti_p2p
+smpicc -O1 "$src/$program.c" -o "$program"
+
 common=(-np 4 -platform "$src/cluster4.xml" -hostfile "$src/cluster4.hosts" --log=root.thresh:warning
-        --log=smpi_config.thresh:error)
-smpirun "${common[@]}" -trace-ti --cfg=tracing/filename:trace.txt --cfg=smpi/host-speed:1Gf ./ti_p2p
+        --log=smpi_config.thresh:error --cfg=smpi/coll-selector:ompi)
+smpirun "${common[@]}" -trace-ti --cfg=tracing/filename:trace.txt --cfg=smpi/host-speed:1Gf "./$program"
 sg_options=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:0
             --cfg=network/latency-factor:1 --cfg=network/bandwidth-factor:1 --cfg=network/weight-S:0
             --cfg=smpi/async-small-thresh:65536 --cfg=smpi/send-is-detached-thresh:65536)
