@@ -3,6 +3,7 @@
 #include "registry.hpp"
 
 #include "flowcut/flowcut.hpp"
+#include "loggops/loggops.hpp"
 #include "maxmin/maxmin.hpp"
 #include "staircase/staircase.hpp"
 
@@ -14,6 +15,7 @@ const ModelRegistry& all_models() {
     r.add(maxmin_model_info());
     r.add(staircase_model_info());
     r.add(flowcut_model_info());
+    r.add(loggops_model_info());
     return r;
   }();
   return registry;
