@@ -36,6 +36,8 @@ expected=$(cat out/rank-*.txt | awk '{print $2}' | sort | uniq -c | awk '{printf
 replayed=$(sed -n 's/^  trace actions  //p' replay.txt)
 [ "$expected" = "$replayed" ] || { echo "coverage: trace has$expected, contend replayed $replayed"; exit 1; }
 "$contend" compare --measured out/measured.csv --predicted predicted.csv
+# The profile is what Denis et al.'s dedicated-core model reads.
+"$contend" progress --profile out/profile.csv --cores 2 > progress.txt
 # Fails loudly: an unwritable directory stops the job with a message.
 if mpirun -np 2 -x LD_PRELOAD="$lib" -x CONTEND_TRACE_DIR=/proc/contend-cannot-write "$app" p2p > fail.txt 2>&1; then
   echo "the tracer did not fail on an unwritable directory"; exit 1
