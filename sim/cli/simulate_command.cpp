@@ -14,7 +14,7 @@
 #include "registry.hpp"
 #include "util/atomic_file.hpp"
 #include "workload/pattern_workload.hpp"
-#include "replay/ti_workload.hpp"
+#include "replay/trace_workload.hpp"
 
 namespace contend::cli {
 
@@ -40,11 +40,11 @@ int run_simulate(const SimulateOptions& o) {
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
   std::unique_ptr<Workload> workload_owner;
-  TiWorkload* trace = nullptr;
+  TraceWorkload* trace = nullptr;
   if (!o.trace.empty()) {
-    auto ti = std::make_unique<TiWorkload>(o.trace);
-    trace = ti.get();
-    workload_owner = std::move(ti);
+    auto opened = open_trace_workload(o.trace);
+    trace = opened.get();
+    workload_owner = std::move(opened);
   } else {
     workload_owner = std::make_unique<PatternWorkload>(read_pattern(o.pattern));
   }
@@ -90,7 +90,7 @@ Action add_simulate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("simulate", "Predict per-rank communication times of a workload on a platform");
   cmd->add_option("--platform", o->platform, "Platform YAML file (platforms/*.yaml)")->required();
   auto* pattern = cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line");
-  auto* trace = cmd->add_option("--trace", o->trace, "SimGrid time-independent trace: index file or single file");
+  auto* trace = cmd->add_option("--trace", o->trace, "Trace to replay: SimGrid TI index or single file, or OTF2 anchor (*.otf2)");
   pattern->excludes(trace);
   trace->excludes(pattern);
   cmd->callback([pattern, trace] {

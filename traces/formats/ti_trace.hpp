@@ -75,6 +75,7 @@ struct TiAction {
   std::int64_t send_count = 0, recv_count = 0;
   std::vector<std::int64_t> send_counts, recv_counts;
   double amount = 0;  // compute and reduction flops, sleep seconds, waitall N
+  bool in_seconds = false;  // compute: `amount` is seconds at the core's speed (OTF2 gaps), not flops
   int root = 0;
   std::string datatype1, datatype2;  // SimGrid ids as written ("" = absent)
   int comm = 0;                      // contend extension; 0 = MPI_COMM_WORLD

@@ -308,7 +308,13 @@ class RankReplay {
       case TiKind::Wait: wait(a); break;
       case TiKind::Test: test(a); break;
       case TiKind::Waitall: mpi_.waitall(requests_.take_all()); break;
-      case TiKind::Compute: mpi_.compute(a.amount); break;
+      case TiKind::Compute:
+        if (a.in_seconds) {
+          mpi_.compute_seconds(a.amount);
+        } else {
+          mpi_.compute(a.amount);
+        }
+        break;
       case TiKind::Sleep: mpi_.sleep(a.amount); break;
       case TiKind::CommSplit: split(a); break;
       case TiKind::CommDup: dup(a); break;

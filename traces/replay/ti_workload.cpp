@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/mpi.hpp"
+#include "replay/otf2_workload.hpp"
 
 namespace contend {
 
@@ -25,6 +26,11 @@ TiWorkload::TiWorkload(const std::string& path) : files_(open_ti_trace(path)) {}
 
 std::string TiWorkload::description() const {
   return fmt::format("TI trace {} ({})", files_.path, files_.single_file ? "one file" : "index of rank files");
+}
+
+std::unique_ptr<TraceWorkload> open_trace_workload(const std::string& path) {
+  if (path.ends_with(".otf2")) return std::make_unique<Otf2Workload>(path);
+  return std::make_unique<TiWorkload>(path);
 }
 
 void TiWorkload::run(Mpi& mpi) {

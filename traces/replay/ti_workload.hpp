@@ -7,11 +7,11 @@
 
 #include "formats/ti_trace.hpp"
 #include "replay/rank_replay.hpp"
-#include "workload/workload.hpp"
+#include "replay/trace_workload.hpp"
 
 namespace contend {
 
-class TiWorkload final : public Workload {
+class TiWorkload final : public TraceWorkload {
  public:
   explicit TiWorkload(const std::string& path);
 
@@ -19,8 +19,7 @@ class TiWorkload final : public Workload {
   std::string description() const override;
   void run(Mpi& mpi) override;
 
-  // Actions replayed so far, by name (every rank together): coverage reports.
-  const std::map<std::string, long long>& action_counts() const { return shared_.counts(); }
+  const std::map<std::string, long long>& action_counts() const override { return shared_.counts(); }
 
  private:
   TiTraceFiles files_;
