@@ -71,7 +71,9 @@ int main(int argc, char** argv) {
     collective(s, r, "MPI_Scatter", OTF2_COLLECTIVE_OP_SCATTER, 0, root ? N * b : 0, b);
     const std::uint64_t mine = 1000 * (ur + 1), all = 1000 * (1 + 2 + 3 + 4);
     collective(s, r, "MPI_Gatherv", OTF2_COLLECTIVE_OP_GATHERV, 0, mine, root ? all : 0);
-    collective(s, r, "MPI_Scatterv", OTF2_COLLECTIVE_OP_SCATTERV, 0, root ? all : 0, mine);
+    // Equal blocks: an unequal scatterv is replayed (root sends split equally)
+    // but its TI conversion would not fit the receivers' recorded sizes.
+    collective(s, r, "MPI_Scatterv", OTF2_COLLECTIVE_OP_SCATTERV, 0, root ? N * 1000 : 0, 1000);
     collective(s, r, "MPI_Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV, 0, N * mine, all);
     collective(s, r, "MPI_Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV, 0, N * mine, all);
     collective(s, r, "MPI_Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER, 0, all, N * mine);

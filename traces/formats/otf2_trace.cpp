@@ -162,9 +162,6 @@ struct RawEvent {
   std::uint64_t number = 0;  // position in the location's event stream, from 1
 };
 
-// Receives of v-collectives whose size OTF2 does not record accept any size.
-constexpr std::int64_t kAnySize = std::int64_t{1} << 40;
-
 }  // namespace
 
 struct Otf2RankReader::Impl {
@@ -321,6 +318,7 @@ struct Otf2RankReader::Impl {
     TiAction a = action(TiKind::Barrier, id);
     a.root = static_cast<int>(e.root);
     a.datatype1 = a.datatype2 = "6";
+    a.receive_bound = static_cast<std::int64_t>(e.received);
     const auto sent = static_cast<std::int64_t>(e.sent), received = static_cast<std::int64_t>(e.received);
     const auto share = static_cast<std::int64_t>(e.sent / N);
     switch (e.op) {
@@ -339,22 +337,25 @@ struct Otf2RankReader::Impl {
       case OTF2_COLLECTIVE_OP_GATHERV:
         a.kind = TiKind::Gatherv;
         a.send_count = sent;
-        a.recv_counts = is_root ? each(kAnySize) : each(0);
+        a.recv_counts = is_root ? each(kOtf2AnySize) : each(0);
         break;
       case OTF2_COLLECTIVE_OP_SCATTERV:
         a.kind = TiKind::Scatterv;
         a.send_counts = is_root ? each(sent / n) : each(0);
-        a.recv_count = is_root ? sent / n : kAnySize;
+        a.recv_count = is_root ? sent / n : kOtf2AnySize;
         break;
       case OTF2_COLLECTIVE_OP_ALLGATHERV:
+        // Equal blocks on every rank (the total received is the same on all).
         a.kind = TiKind::Allgatherv;
-        a.send_count = share;
-        a.recv_counts = each(static_cast<std::int64_t>(e.received / N));
+        a.send_count = static_cast<std::int64_t>(e.received / N);
+        a.recv_counts = each(a.send_count);
         break;
       case OTF2_COLLECTIVE_OP_ALLTOALLV:
         a.kind = TiKind::Alltoallv;
+        a.send_count = sent;
         a.send_counts = each(share);
-        a.recv_counts = each(kAnySize);
+        a.recv_count = received;
+        a.recv_counts = each(kOtf2AnySize);
         break;
       case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
       case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:

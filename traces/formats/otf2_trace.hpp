@@ -35,6 +35,9 @@
 
 namespace contend {
 
+// Receive counts of v-collectives that OTF2 does not record: any size.
+inline constexpr std::int64_t kOtf2AnySize = std::int64_t{1} << 40;
+
 struct Otf2Definitions {
   std::string path;                           // the anchor file (traces.otf2)
   std::vector<std::uint64_t> rank_locations;  // rank -> OTF2 location

@@ -76,6 +76,9 @@ struct TiAction {
   std::vector<std::int64_t> send_counts, recv_counts;
   double amount = 0;  // compute and reduction flops, sleep seconds, waitall N
   bool in_seconds = false;  // compute: `amount` is seconds at the core's speed (OTF2 gaps), not flops
+  // OTF2 v-collectives: receive counts OTF2 does not know are kOtf2AnySize
+  // (accept any size); this is the rank's total received bytes, their bound.
+  std::int64_t receive_bound = 0;
   int root = 0;
   std::string datatype1, datatype2;  // SimGrid ids as written ("" = absent)
   int comm = 0;                      // contend extension; 0 = MPI_COMM_WORLD
