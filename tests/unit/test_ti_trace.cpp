@@ -188,6 +188,19 @@ BOOST_AUTO_TEST_CASE(a_single_file_holds_every_rank_and_each_reader_sees_its_own
   BOOST_TEST(reader.where().line == 7);
 }
 
+BOOST_AUTO_TEST_CASE(an_index_of_one_file_holding_every_rank_is_a_single_file_trace) {
+  // SimGrid's --cfg=tracing/smpi/format/ti-one-file:yes
+  const auto dir = scratch("one-file");
+  write(dir / "one.txt_files" / "1_rank-1.txt", "0 init\n1 init\n2 init\n0 finalize\n1 finalize\n2 finalize\n");
+  write(dir / "one.txt", "one.txt_files/1_rank-1.txt\n");
+  const auto files = open_ti_trace((dir / "one.txt").string());
+  BOOST_TEST(files.single_file);
+  BOOST_TEST(files.ranks() == 3);
+  TiRankReader reader(files, 2);
+  BOOST_TEST(reader.next()->rank == 2);
+  BOOST_TEST(reader.where().line == 3);
+}
+
 BOOST_AUTO_TEST_CASE(a_line_in_the_wrong_rank_file_is_an_error) {
   const auto dir = scratch("wrong");
   write(dir / "r0.txt", "0 init\n1 barrier\n");

@@ -492,6 +492,32 @@ bool starts_with_rank(const std::string& text, int rank) {
 
 }  // namespace
 
+namespace {
+
+// The highest rank a single-file trace names (one streaming pass).
+int highest_rank_in(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open the trace");
+  std::string text;
+  int line = 0;
+  int highest = -1;
+  while (std::getline(in, text)) {
+    ++line;
+    auto content = trim(std::string_view(text).substr(0, text.find('#')));
+    if (content.empty()) continue;
+    const auto fields = split_blanks(content);
+    int rank = -1;
+    auto [ptr, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), rank);
+    if (ec != std::errc{} || ptr != fields[0].data() + fields[0].size() || rank < 0) {
+      throw Error(SourceLocation{path, line, 1}, fmt::format("expected 'RANK ACTION ...', got '{}'", content));
+    }
+    highest = std::max(highest, rank);
+  }
+  return highest;
+}
+
+}  // namespace
+
 TiTraceFiles open_ti_trace(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open the trace");
@@ -520,6 +546,11 @@ TiTraceFiles open_ti_trace(const std::string& path) {
   }
   if (files.single_file) {
     files.rank_files.assign(static_cast<std::size_t>(highest + 1), path);
+  } else if (listed.size() == 1) {
+    // SimGrid's tracing/smpi/format/ti-one-file: an index naming one file of every rank.
+    const int ranks = highest_rank_in(listed.front()) + 1;
+    files.single_file = ranks > 1;
+    files.rank_files.assign(static_cast<std::size_t>(std::max(ranks, 1)), listed.front());
   } else {
     files.rank_files = std::move(listed);
   }
