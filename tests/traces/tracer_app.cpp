@@ -138,6 +138,10 @@ int main(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "tracer_app: needs an even number of ranks\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  // A message to itself on MPI_COMM_SELF: a local copy, left out of the trace.
+  int self_in = -1, self_out = rank;
+  MPI_Sendrecv(&self_out, 1, MPI_INT, 0, 0, &self_in, 1, MPI_INT, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  check(self_in == rank, "message on MPI_COMM_SELF", rank);
   work(50000);
   for (int iteration = 0; iteration < 3; ++iteration) {
     point_to_point(rank, size);

@@ -121,19 +121,19 @@ int MPI_Finalize() {
 
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   const int rc = traced(CallKind::Blocking, [&] { return PMPI_Send(buf, count, type, dest, tag, comm); });
-  if (T().active()) point_to_point("send", dest, tag, count, type, comm);
+  if (T().records(comm)) point_to_point("send", dest, tag, count, type, comm);
   return rc;
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   const int rc = traced(CallKind::Blocking, [&] { return PMPI_Recv(buf, count, type, source, tag, comm, status); });
-  if (T().active()) point_to_point("recv", source == MPI_ANY_SOURCE ? -1 : source, tag == MPI_ANY_TAG ? -1 : tag, count, type, comm);
+  if (T().records(comm)) point_to_point("recv", source == MPI_ANY_SOURCE ? -1 : source, tag == MPI_ANY_TAG ? -1 : tag, count, type, comm);
   return rc;
 }
 
 int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
   const int rc = traced(CallKind::Nonblocking, [&] { return PMPI_Isend(buf, count, type, dest, tag, comm, request); });
-  if (T().active()) {
+  if (T().records(comm)) {
     point_to_point("isend", dest, tag, count, type, comm);
     remember(*request, comm_rank(comm), dest, tag, comm);
   }
@@ -142,7 +142,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
 
 int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
   const int rc = traced(CallKind::Nonblocking, [&] { return PMPI_Irecv(buf, count, type, source, tag, comm, request); });
-  if (T().active()) {
+  if (T().records(comm)) {
     const int src = source == MPI_ANY_SOURCE ? -1 : source;
     const int t = tag == MPI_ANY_TAG ? -1 : tag;
     point_to_point("irecv", src, t, count, type, comm);
@@ -157,7 +157,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                          comm, status);
   });
-  if (T().active()) {
+  if (T().records(comm)) {
     // As an isend, an irecv and a wait for each (SimGrid's sendRecv action has no tags).
     const int me = comm_rank(comm);
     const int src = source == MPI_ANY_SOURCE ? -1 : source;
@@ -200,13 +200,13 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 
 int MPI_Barrier(MPI_Comm comm) {
   const int rc = traced(CallKind::Blocking, [&] { return PMPI_Barrier(comm); });
-  if (T().active()) T().line("barrier" + T().comm_suffix(comm));
+  if (T().records(comm)) T().line("barrier" + T().comm_suffix(comm));
   return rc;
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   const int rc = traced(CallKind::Blocking, [&] { return PMPI_Bcast(buf, count, type, root, comm); });
-  if (T().active()) {
+  if (T().records(comm)) {
     const Elements e = T().elements(count, type);
     T().line("bcast " + s(e.count) + " " + s(root) + " " + s(e.id) + T().comm_suffix(comm));
   }
@@ -215,7 +215,7 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
   const int rc = traced(CallKind::Blocking, [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); });
-  if (T().active()) {
+  if (T().records(comm)) {
     const Elements e = T().elements(count, type);
     T().line("reduce " + s(e.count) + " 0 " + s(root) + " " + s(e.id) + T().comm_suffix(comm));
   }
@@ -224,7 +224,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   const int rc = traced(CallKind::Blocking, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); });
-  if (T().active()) {
+  if (T().records(comm)) {
     const Elements e = T().elements(count, type);
     T().line("allreduce " + s(e.count) + " 0 " + s(e.id) + T().comm_suffix(comm));
   }
@@ -236,7 +236,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   const int rc = traced(CallKind::Blocking, [&] {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   });
-  if (T().active()) {
+  if (T().records(comm)) {
     const Elements a = T().elements(sendcount, sendtype), b = T().elements(recvcount, recvtype);
     T().line("alltoall " + s(a.count) + " " + s(b.count) + " " + s(a.id) + " " + s(b.id) + T().comm_suffix(comm));
   }
@@ -248,7 +248,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   const int rc = traced(CallKind::Blocking, [&] {
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   });
-  if (T().active()) {
+  if (T().records(comm)) {
     const Elements a = T().elements(sendcount, sendtype), b = T().elements(recvcount, recvtype);
     T().line("allgather " + s(a.count) + " " + s(b.count) + " " + s(a.id) + " " + s(b.id) + T().comm_suffix(comm));
   }
@@ -260,7 +260,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   const int rc = traced(CallKind::Blocking, [&] {
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   });
-  if (T().active()) {
+  if (T().records(comm)) {
     const bool is_root = comm_rank(comm) == root;
     const Elements a = T().elements(sendcount, sendtype);
     const Elements b = is_root ? T().elements(recvcount, recvtype) : a;
@@ -275,7 +275,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   const int rc = traced(CallKind::Blocking, [&] {
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   });
-  if (T().active()) {
+  if (T().records(comm)) {
     const bool is_root = comm_rank(comm) == root;
     const Elements b = T().elements(recvcount, recvtype);
     const Elements a = is_root ? T().elements(sendcount, sendtype) : b;
@@ -290,7 +290,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   const int rc = traced(CallKind::Blocking, [&] {
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   });
-  if (T().active()) {
+  if (T().records(comm)) {
     const bool is_root = comm_rank(comm) == root;
     const Elements a = T().elements(sendcount, sendtype);
     T().line("gatherv " + s(a.count) + counts_line(recvcounts, comm_size(comm), recvtype, is_root) + " " + s(root) +
@@ -304,7 +304,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   const int rc = traced(CallKind::Blocking, [&] {
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   });
-  if (T().active()) {
+  if (T().records(comm)) {
     const Elements a = T().elements(sendcount, sendtype);
     T().line("allgatherv " + s(a.count) + counts_line(recvcounts, comm_size(comm), recvtype, true) + " " + s(a.id) +
              " " + id(recvtype) + T().comm_suffix(comm));
@@ -317,7 +317,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   const int rc = traced(CallKind::Blocking, [&] {
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   });
-  if (T().active()) {
+  if (T().records(comm)) {
     const bool is_root = comm_rank(comm) == root;
     const Elements b = T().elements(recvcount, recvtype);
     T().line("scatterv" + counts_line(sendcounts, comm_size(comm), sendtype, is_root) + " " + s(b.count) + " " +
@@ -331,7 +331,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   const int rc = traced(CallKind::Blocking, [&] {
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   });
-  if (T().active()) {
+  if (T().records(comm)) {
     const int n = comm_size(comm);
     T().line("alltoallv " + s(counts_sum(sendcounts, n, sendtype)) + counts_line(sendcounts, n, sendtype, true) + " " +
              s(counts_sum(recvcounts, n, recvtype)) + counts_line(recvcounts, n, recvtype, true) + " " + id(sendtype) +
@@ -344,7 +344,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
                        MPI_Comm comm) {
   const int rc = traced(CallKind::Blocking,
                         [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm); });
-  if (T().active()) {
+  if (T().records(comm)) {
     T().line("reducescatter" + counts_line(recvcounts, comm_size(comm), type, true) + " 0 " + id(type) +
              T().comm_suffix(comm));
   }
@@ -353,7 +353,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   const int rc = traced(CallKind::Other, [&] { return PMPI_Comm_split(comm, color, key, newcomm); });
-  if (T().active()) {
+  if (T().records(comm)) {
     const int parent = T().comm_id(comm);
     T().line("comm_split " + s(parent) + " " + s(color == MPI_UNDEFINED ? -1 : color) + " " + s(key));
     T().add_comm(*newcomm);
@@ -363,7 +363,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   const int rc = traced(CallKind::Other, [&] { return PMPI_Comm_dup(comm, newcomm); });
-  if (T().active()) {
+  if (T().records(comm)) {
     T().line("comm_dup " + s(T().comm_id(comm)));
     T().add_comm(*newcomm);
   }
@@ -372,7 +372,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 
 int MPI_Comm_free(MPI_Comm* comm) {
   if (T().active()) T().forget_comm(*comm);
-  return PMPI_Comm_free(comm);
+  return traced(CallKind::Other, [&] { return PMPI_Comm_free(comm); });
 }
 
 }  // extern "C"

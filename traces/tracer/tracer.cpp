@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -72,10 +73,11 @@ void write_atomically(const std::string& path, const std::string& text) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) Tracer::get().die("cannot rename " + tmp + " to " + path);
 }
 
+// `v` with 9 significant digits (std::to_chars: no printf on the hot path).
 std::string number(double v) {
   char text[40];
-  std::snprintf(text, sizeof text, "%.9g", v);
-  return text;
+  const auto end = std::to_chars(text, text + sizeof text, v, std::chars_format::general, 9).ptr;
+  return std::string(text, end);
 }
 
 }  // namespace
@@ -117,7 +119,7 @@ void Tracer::begin() {
   call_begin_ = now();
   const double gap = call_begin_ - last_exit_;
   comp_ += gap;
-  if (gap > 0) line("compute " + number(gap * speed_));
+  pending_compute_ += gap;  // written before the next line (calls left out of the trace join the gaps)
 }
 
 void Tracer::end(CallKind kind) {
@@ -135,6 +137,11 @@ void Tracer::end(CallKind kind) {
 }
 
 void Tracer::line(const std::string& text) {
+  if (pending_compute_ > 0) {
+    const double seconds = pending_compute_;
+    pending_compute_ = 0;
+    line("compute " + number(seconds * speed_));
+  }
   buffer_ += std::to_string(rank_);
   buffer_ += ' ';
   buffer_ += text;
@@ -178,9 +185,20 @@ int Tracer::comm_id(MPI_Comm comm) const {
 
 std::string Tracer::comm_suffix(MPI_Comm comm) const {
   const int id = comm_id(comm);
-  if (id < 0) die("MPI call on a communicator the tracer did not see created (only MPI_COMM_WORLD, "
-                  "MPI_Comm_split and MPI_Comm_dup are traced)");
-  return id == 0 ? std::string() : " comm=" + std::to_string(id);
+  return id <= 0 ? std::string() : " comm=" + std::to_string(id);
+}
+
+bool Tracer::records(MPI_Comm comm) {
+  if (!active_) return false;
+  if (comms_.count(comm)) return true;
+  if (comm != MPI_COMM_SELF && !warned_unknown_comm_) {
+    warned_unknown_comm_ = true;
+    std::fprintf(stderr,
+                 "contend-trace: rank %d: warning: calls on a communicator not made by MPI_Comm_split or "
+                 "MPI_Comm_dup are not traced\n",
+                 rank_);
+  }
+  return false;
 }
 
 int Tracer::add_comm(MPI_Comm comm) {

@@ -59,7 +59,13 @@ class Tracer {
 
   void line(const std::string& text);  // "ACTION ARGS" (the rank is prepended)
   Elements elements(long long count, MPI_Datatype type) const;
-  std::string comm_suffix(MPI_Comm comm) const;  // "" or " comm=ID"
+  std::string comm_suffix(MPI_Comm comm) const;  // "" or " comm=ID" (of a recorded communicator)
+  // Whether calls on `comm` are recorded: MPI_COMM_WORLD and the
+  // communicators split or duplicated from recorded ones. Calls on
+  // MPI_COMM_SELF (local copies) are left out; calls on communicators made
+  // otherwise (MPI_Comm_create, topologies, intercommunicators) too, with one
+  // warning on stderr: the program runs on unchanged, the trace lacks them.
+  bool records(MPI_Comm comm);
   int comm_id(MPI_Comm comm) const;
   int add_comm(MPI_Comm comm);  // a new communicator; returns its id
   void forget_comm(MPI_Comm comm) { comms_.erase(comm); }
@@ -82,9 +88,11 @@ class Tracer {
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
   double init_end_ = 0, last_exit_ = 0, call_begin_ = 0;
   double comp_ = 0, mpi_ = 0;
+  double pending_compute_ = 0;  // seconds of computation not yet written
   Stats nonblocking_, test_, wait_, blocking_, other_;
   std::unordered_map<MPI_Comm, int> comms_;
   int next_comm_ = 1;
+  bool warned_unknown_comm_ = false;
   std::unordered_map<MPI_Request, RequestInfo> requests_;
 };
 
