@@ -48,12 +48,15 @@ int traced(CallKind kind, Call&& call) {
   return rc;
 }
 
+// Messages to or from MPI_PROC_NULL do nothing: they are left out.
 void point_to_point(const char* action, int peer, int tag, int count, MPI_Datatype type, MPI_Comm comm) {
+  if (peer == MPI_PROC_NULL) return;
   const Elements e = T().elements(count, type);
   T().line(std::string(action) + " " + s(peer) + " " + s(tag) + " " + count_type(e) + e.layout + T().comm_suffix(comm));
 }
 
 void remember(MPI_Request request, int src, int dst, int tag, MPI_Comm comm) {
+  if (src == MPI_PROC_NULL || dst == MPI_PROC_NULL) return;
   if (request != MPI_REQUEST_NULL) T().requests()[request] = RequestInfo{src, dst, tag, T().comm_id(comm)};
 }
 
@@ -146,7 +149,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
     const int src = source == MPI_ANY_SOURCE ? -1 : source;
     const int t = tag == MPI_ANY_TAG ? -1 : tag;
     point_to_point("irecv", src, t, count, type, comm);
-    remember(*request, src, comm_rank(comm), t, comm);
+    remember(*request, source == MPI_PROC_NULL ? MPI_PROC_NULL : src, comm_rank(comm), t, comm);
   }
   return rc;
 }
@@ -163,10 +166,10 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
     const int src = source == MPI_ANY_SOURCE ? -1 : source;
     const int t = recvtag == MPI_ANY_TAG ? -1 : recvtag;
     point_to_point("isend", dest, sendtag, sendcount, sendtype, comm);
-    point_to_point("irecv", src, t, recvcount, recvtype, comm);
+    point_to_point("irecv", source == MPI_PROC_NULL ? MPI_PROC_NULL : src, t, recvcount, recvtype, comm);
     const int id = T().comm_id(comm);
-    T().line(key_line("wait", RequestInfo{me, dest, sendtag, id}));
-    T().line(key_line("wait", RequestInfo{src, me, t, id}));
+    if (dest != MPI_PROC_NULL) T().line(key_line("wait", RequestInfo{me, dest, sendtag, id}));
+    if (source != MPI_PROC_NULL) T().line(key_line("wait", RequestInfo{src, me, t, id}));
   }
   return rc;
 }
