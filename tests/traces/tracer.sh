@@ -11,7 +11,7 @@ export LC_ALL=C OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_M
 contend=$1 lib=$2 app=$3 src=$4 work=$5 mode=$6
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 mpirun -np 4 --oversubscribe -x LD_PRELOAD="$lib" -x CONTEND_TRACE_DIR="$work/out" "$app" "$mode"
-for f in trace.txt profile.csv measured.csv rank-0.txt rank-1.txt rank-2.txt rank-3.txt; do
+for f in trace.txt profile.csv measured.csv rank-{0,1,2,3}.txt calls-{0,1,2,3}.csv; do
   [ -s "out/$f" ] || { echo "missing out/$f"; exit 1; }
 done
 [ "$(wc -l < out/trace.txt)" = 4 ] || { echo "index should list 4 rank files"; exit 1; }
@@ -21,6 +21,11 @@ for r in 0 1 2 3; do
     || { echo "rank $r's trace must start with init and end with finalize"; exit 1; }
 done
 ls out/*.part 2>/dev/null && { echo "part files left behind"; exit 1; }
+# Every call's duration: rank 0's MPI_Test calls (all on pending requests)
+# are in its trace and in its call list.
+[ "$(head -1 out/calls-0.csv)" = "call,start,duration" ] || { echo "calls-0.csv: bad header"; exit 1; }
+[ "$(grep -c '^MPI_Test,' out/calls-0.csv)" = "$(grep -c '^0 test ' out/rank-0.txt)" ] \
+  || { echo "calls-0.csv and rank-0.txt disagree on MPI_Test"; exit 1; }
 # The calls the app makes appear in the trace.
 expected_actions="init compute isend irecv test waitall send recv wait finalize"
 [ "$mode" = all ] && expected_actions+=" barrier bcast reduce allreduce alltoall alltoallv gather gatherv scatter

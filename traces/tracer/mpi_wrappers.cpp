@@ -40,11 +40,11 @@ int comm_size(MPI_Comm comm) {
 
 // Runs one traced call: computation before it, its duration after it.
 template <class Call>
-int traced(CallKind kind, Call&& call) {
+int traced(const char* name, CallKind kind, Call&& call) {
   if (!T().active()) return call();
   T().begin();
   const int rc = call();
-  T().end(kind);
+  T().end(name, kind);
   return rc;
 }
 
@@ -123,19 +123,19 @@ int MPI_Finalize() {
 }
 
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] { return PMPI_Send(buf, count, type, dest, tag, comm); });
+  const int rc = traced("MPI_Send", CallKind::Blocking, [&] { return PMPI_Send(buf, count, type, dest, tag, comm); });
   if (T().records(comm)) point_to_point("send", dest, tag, count, type, comm);
   return rc;
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  const int rc = traced(CallKind::Blocking, [&] { return PMPI_Recv(buf, count, type, source, tag, comm, status); });
+  const int rc = traced("MPI_Recv", CallKind::Blocking, [&] { return PMPI_Recv(buf, count, type, source, tag, comm, status); });
   if (T().records(comm)) point_to_point("recv", source == MPI_ANY_SOURCE ? -1 : source, tag == MPI_ANY_TAG ? -1 : tag, count, type, comm);
   return rc;
 }
 
 int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
-  const int rc = traced(CallKind::Nonblocking, [&] { return PMPI_Isend(buf, count, type, dest, tag, comm, request); });
+  const int rc = traced("MPI_Isend", CallKind::Nonblocking, [&] { return PMPI_Isend(buf, count, type, dest, tag, comm, request); });
   if (T().records(comm)) {
     point_to_point("isend", dest, tag, count, type, comm);
     remember(*request, comm_rank(comm), dest, tag, comm);
@@ -144,7 +144,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
 }
 
 int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
-  const int rc = traced(CallKind::Nonblocking, [&] { return PMPI_Irecv(buf, count, type, source, tag, comm, request); });
+  const int rc = traced("MPI_Irecv", CallKind::Nonblocking, [&] { return PMPI_Irecv(buf, count, type, source, tag, comm, request); });
   if (T().records(comm)) {
     const int src = source == MPI_ANY_SOURCE ? -1 : source;
     const int t = tag == MPI_ANY_TAG ? -1 : tag;
@@ -156,7 +156,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
-  const int rc = traced(CallKind::Blocking, [&] {
+  const int rc = traced("MPI_Sendrecv", CallKind::Blocking, [&] {
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                          comm, status);
   });
@@ -176,21 +176,21 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   const MPI_Request before = *request;
-  const int rc = traced(CallKind::Wait, [&] { return PMPI_Wait(request, status); });
+  const int rc = traced("MPI_Wait", CallKind::Wait, [&] { return PMPI_Wait(request, status); });
   if (T().active()) wait_lines({before});
   return rc;
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   const std::vector<MPI_Request> before(requests, requests + count);
-  const int rc = traced(CallKind::Wait, [&] { return PMPI_Waitall(count, requests, statuses); });
+  const int rc = traced("MPI_Waitall", CallKind::Wait, [&] { return PMPI_Waitall(count, requests, statuses); });
   if (T().active()) wait_lines(before);
   return rc;
 }
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   const MPI_Request before = *request;
-  const int rc = traced(CallKind::Test, [&] { return PMPI_Test(request, flag, status); });
+  const int rc = traced("MPI_Test", CallKind::Test, [&] { return PMPI_Test(request, flag, status); });
   if (T().active()) {
     auto& pending = T().requests();
     if (auto it = pending.find(before); it != pending.end()) {
@@ -202,13 +202,13 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 }
 
 int MPI_Barrier(MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] { return PMPI_Barrier(comm); });
+  const int rc = traced("MPI_Barrier", CallKind::Blocking, [&] { return PMPI_Barrier(comm); });
   if (T().records(comm)) T().line("barrier" + T().comm_suffix(comm));
   return rc;
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] { return PMPI_Bcast(buf, count, type, root, comm); });
+  const int rc = traced("MPI_Bcast", CallKind::Blocking, [&] { return PMPI_Bcast(buf, count, type, root, comm); });
   if (T().records(comm)) {
     const Elements e = T().elements(count, type);
     T().line("bcast " + s(e.count) + " " + s(root) + " " + s(e.id) + T().comm_suffix(comm));
@@ -217,7 +217,7 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); });
+  const int rc = traced("MPI_Reduce", CallKind::Blocking, [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); });
   if (T().records(comm)) {
     const Elements e = T().elements(count, type);
     T().line("reduce " + s(e.count) + " 0 " + s(root) + " " + s(e.id) + T().comm_suffix(comm));
@@ -226,7 +226,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); });
+  const int rc = traced("MPI_Allreduce", CallKind::Blocking, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); });
   if (T().records(comm)) {
     const Elements e = T().elements(count, type);
     T().line("allreduce " + s(e.count) + " 0 " + s(e.id) + T().comm_suffix(comm));
@@ -236,7 +236,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] {
+  const int rc = traced("MPI_Alltoall", CallKind::Blocking, [&] {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   });
   if (T().records(comm)) {
@@ -248,7 +248,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] {
+  const int rc = traced("MPI_Allgather", CallKind::Blocking, [&] {
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   });
   if (T().records(comm)) {
@@ -260,7 +260,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] {
+  const int rc = traced("MPI_Gather", CallKind::Blocking, [&] {
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   });
   if (T().records(comm)) {
@@ -275,7 +275,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] {
+  const int rc = traced("MPI_Scatter", CallKind::Blocking, [&] {
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   });
   if (T().records(comm)) {
@@ -290,7 +290,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] {
+  const int rc = traced("MPI_Gatherv", CallKind::Blocking, [&] {
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   });
   if (T().records(comm)) {
@@ -304,7 +304,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] {
+  const int rc = traced("MPI_Allgatherv", CallKind::Blocking, [&] {
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   });
   if (T().records(comm)) {
@@ -317,7 +317,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] {
+  const int rc = traced("MPI_Scatterv", CallKind::Blocking, [&] {
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   });
   if (T().records(comm)) {
@@ -331,7 +331,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking, [&] {
+  const int rc = traced("MPI_Alltoallv", CallKind::Blocking, [&] {
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   });
   if (T().records(comm)) {
@@ -345,7 +345,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm) {
-  const int rc = traced(CallKind::Blocking,
+  const int rc = traced("MPI_Reduce_scatter", CallKind::Blocking,
                         [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm); });
   if (T().records(comm)) {
     T().line("reducescatter" + counts_line(recvcounts, comm_size(comm), type, true) + " 0 " + id(type) +
@@ -355,7 +355,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-  const int rc = traced(CallKind::Other, [&] { return PMPI_Comm_split(comm, color, key, newcomm); });
+  const int rc = traced("MPI_Comm_split", CallKind::Other, [&] { return PMPI_Comm_split(comm, color, key, newcomm); });
   if (T().records(comm)) {
     const int parent = T().comm_id(comm);
     T().line("comm_split " + s(parent) + " " + s(color == MPI_UNDEFINED ? -1 : color) + " " + s(key));
@@ -365,7 +365,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
-  const int rc = traced(CallKind::Other, [&] { return PMPI_Comm_dup(comm, newcomm); });
+  const int rc = traced("MPI_Comm_dup", CallKind::Other, [&] { return PMPI_Comm_dup(comm, newcomm); });
   if (T().records(comm)) {
     T().line("comm_dup " + s(T().comm_id(comm)));
     T().add_comm(*newcomm);
@@ -375,7 +375,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 
 int MPI_Comm_free(MPI_Comm* comm) {
   if (T().active()) T().forget_comm(*comm);
-  return traced(CallKind::Other, [&] { return PMPI_Comm_free(comm); });
+  return traced("MPI_Comm_free", CallKind::Other, [&] { return PMPI_Comm_free(comm); });
 }
 
 }  // extern "C"

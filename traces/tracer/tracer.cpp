@@ -12,8 +12,6 @@
 namespace contend::tracer {
 namespace {
 
-constexpr std::size_t kBufferBytes = 1 << 20;  // flushed to the part file when full
-
 // MPI predefined datatypes and their SimGrid 3.32 ids (smpi_datatype.cpp).
 const std::vector<std::pair<MPI_Datatype, int>>& simgrid_ids() {
   static const std::vector<std::pair<MPI_Datatype, int>> ids = {
@@ -105,10 +103,9 @@ void Tracer::start(int world_rank) {
     if (end == speed || *end != '\0' || !(speed_ > 0)) die(std::string("CONTEND_TRACE_SPEED: expected flop/s > 0, got '") + speed + "'");
   }
   make_directory(dir_);
-  part_path_ = dir_ + "/rank-" + std::to_string(rank_) + ".txt.part";
-  part_ = std::fopen(part_path_.c_str(), "w");
-  if (!part_) die("cannot open " + part_path_ + ": " + std::strerror(errno));
-  buffer_.reserve(kBufferBytes + 4096);
+  trace_.open(dir_ + "/rank-" + std::to_string(rank_) + ".txt");
+  calls_.open(dir_ + "/calls-" + std::to_string(rank_) + ".csv");
+  calls_.append("call,start,duration\n");
   comms_[MPI_COMM_WORLD] = 0;
   active_ = true;
   line("init");
@@ -122,9 +119,10 @@ void Tracer::begin() {
   pending_compute_ += gap;  // written before the next line (calls left out of the trace join the gaps)
 }
 
-void Tracer::end(CallKind kind) {
+void Tracer::end(const char* call, CallKind kind) {
   const double t = now();
   const double duration = t - call_begin_;
+  calls_.append(std::string(call) + "," + number(call_begin_ - init_end_) + "," + number(duration) + "\n");
   mpi_ += duration;
   switch (kind) {
     case CallKind::Nonblocking: nonblocking_.add(duration); break;
@@ -142,19 +140,30 @@ void Tracer::line(const std::string& text) {
     pending_compute_ = 0;
     line("compute " + number(seconds * speed_));
   }
-  buffer_ += std::to_string(rank_);
-  buffer_ += ' ';
-  buffer_ += text;
-  buffer_ += '\n';
-  if (buffer_.size() >= kBufferBytes) flush();
+  trace_.append(std::to_string(rank_) + " " + text + "\n");
 }
 
-void Tracer::flush() {
+void ChunkedFile::open(const std::string& path) {
+  path_ = path;
+  part_ = path + ".part";
+  file_ = std::fopen(part_.c_str(), "w");
+  if (!file_) Tracer::get().die("cannot open " + part_ + ": " + std::strerror(errno));
+  buffer_.reserve(kChunk + 4096);
+}
+
+void ChunkedFile::flush() {
   if (buffer_.empty()) return;
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), part_) != buffer_.size() || std::fflush(part_) != 0) {
-    die("cannot write " + part_path_ + ": " + std::strerror(errno));
+  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size() || std::fflush(file_) != 0) {
+    Tracer::get().die("cannot write " + part_ + ": " + std::strerror(errno));
   }
   buffer_.clear();
+}
+
+void ChunkedFile::close() {
+  flush();
+  if (std::fclose(file_) != 0) Tracer::get().die("cannot write " + part_ + ": " + std::strerror(errno));
+  file_ = nullptr;
+  if (std::rename(part_.c_str(), path_.c_str()) != 0) Tracer::get().die("cannot rename " + part_ + " to " + path_);
 }
 
 Elements Tracer::elements(long long count, MPI_Datatype type) const {
@@ -210,11 +219,8 @@ int Tracer::add_comm(MPI_Comm comm) {
 void Tracer::finish() {
   const double end = now();
   line("finalize");
-  flush();
-  if (std::fclose(part_) != 0) die("cannot write " + part_path_ + ": " + std::strerror(errno));
-  part_ = nullptr;
-  const std::string rank_file = dir_ + "/rank-" + std::to_string(rank_) + ".txt";
-  if (std::rename(part_path_.c_str(), rank_file.c_str()) != 0) die("cannot rename " + part_path_);
+  trace_.close();
+  calls_.close();
   active_ = false;
 
   // Rank 0 writes the index, the profile and the measured times of all ranks.

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace contend::tracer {
@@ -30,6 +31,25 @@ struct Stats {
     ++count;
     total += seconds;
   }
+};
+
+// A file written in chunks: appended text stays in a buffer of at most
+// `kChunk` bytes, flushed to PATH.part; close() renames it to PATH.
+class ChunkedFile {
+ public:
+  static constexpr std::size_t kChunk = 1 << 20;
+  void open(const std::string& path);
+  void append(std::string_view text) {
+    buffer_ += text;
+    if (buffer_.size() >= kChunk) flush();
+  }
+  void close();
+
+ private:
+  void flush();
+  std::string path_, part_;
+  std::FILE* file_ = nullptr;
+  std::string buffer_;
 };
 
 struct RequestInfo {
@@ -53,9 +73,9 @@ class Tracer {
   void finish();               // before PMPI_Finalize
 
   // Around one MPI call: begin() notes the computation since the last call,
-  // end() its duration.
+  // end() its duration (written to calls-R.csv as `call,start,duration`).
   void begin();
-  void end(CallKind kind);
+  void end(const char* call, CallKind kind);
 
   void line(const std::string& text);  // "ACTION ARGS" (the rank is prepended)
   Elements elements(long long count, MPI_Datatype type) const;
@@ -75,16 +95,14 @@ class Tracer {
   [[noreturn]] void die(const std::string& what) const;
 
  private:
-  void flush();
   void write_rank_outputs();
   double now() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count(); }
 
   bool active_ = false;
   int rank_ = 0, world_ = 1;
   double speed_ = 1e9;  // flop/s: compute lines hold seconds x speed
-  std::string dir_, part_path_;
-  std::FILE* part_ = nullptr;
-  std::string buffer_;
+  std::string dir_;
+  ChunkedFile trace_, calls_;
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
   double init_end_ = 0, last_exit_ = 0, call_begin_ = 0;
   double comp_ = 0, mpi_ = 0;
