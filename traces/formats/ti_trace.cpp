@@ -525,32 +525,24 @@ TiTraceFiles open_ti_trace(const std::string& path) {
   files.path = path;
   std::string text;
   int line = 0;
-  int highest = -1;
   std::vector<std::string> listed;
   while (std::getline(in, text)) {
     ++line;
     auto content = trim(std::string_view(text).substr(0, text.find('#')));
     if (content.empty()) continue;
-    if (!files.single_file && listed.empty() && looks_like_action(std::string(content))) files.single_file = true;
-    if (files.single_file) {
-      const auto fields = split_blanks(content);
-      int rank = -1;
-      auto [ptr, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), rank);
-      if (ec != std::errc{} || ptr != fields[0].data() + fields[0].size() || rank < 0) {
-        throw Error(SourceLocation{path, line, 1}, fmt::format("expected 'RANK ACTION ...', got '{}'", content));
-      }
-      highest = std::max(highest, rank);
-    } else {
-      listed.push_back(resolve_rank_file(path, std::string(content), line));
+    if (listed.empty() && looks_like_action(std::string(content))) {
+      // The file holds actions: every rank's, in one file.
+      files.rank_files.assign(static_cast<std::size_t>(highest_rank_in(path) + 1), path);
+      files.single_file = true;
+      return files;
     }
+    listed.push_back(resolve_rank_file(path, std::string(content), line));
   }
-  if (files.single_file) {
-    files.rank_files.assign(static_cast<std::size_t>(highest + 1), path);
-  } else if (listed.size() == 1) {
+  if (listed.size() == 1) {
     // SimGrid's tracing/smpi/format/ti-one-file: an index naming one file of every rank.
-    const int ranks = highest_rank_in(listed.front()) + 1;
+    const int ranks = std::max(highest_rank_in(listed.front()) + 1, 1);
     files.single_file = ranks > 1;
-    files.rank_files.assign(static_cast<std::size_t>(std::max(ranks, 1)), listed.front());
+    files.rank_files.assign(static_cast<std::size_t>(ranks), listed.front());
   } else {
     files.rank_files = std::move(listed);
   }
