@@ -43,11 +43,25 @@ void point_to_point(int rank, int size) {
   work(20000);
   std::vector<int> token(64, rank);
   if (rank % 2 == 0) {
-    MPI_Send(token.data(), 64, MPI_INT, rank + 1, 2, MPI_COMM_WORLD);
+    MPI_Ssend(token.data(), 64, MPI_INT, rank + 1, 2, MPI_COMM_WORLD);
   } else {
     MPI_Recv(token.data(), 64, MPI_INT, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     check(token[0] == rank - 1, "send/recv", rank);
   }
+  // Two receives completed one by one with MPI_Waitany, two sends polled with MPI_Testall.
+  int a = -1, b = -1, out_a = rank, out_b = rank + 100;
+  MPI_Request pair[2], sends[2];
+  MPI_Irecv(&a, 1, MPI_INT, prev, 6, MPI_COMM_WORLD, &pair[0]);
+  MPI_Irecv(&b, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, &pair[1]);
+  MPI_Isend(&out_b, 1, MPI_INT, next, 7, MPI_COMM_WORLD, &sends[0]);
+  MPI_Isend(&out_a, 1, MPI_INT, next, 6, MPI_COMM_WORLD, &sends[1]);
+  for (int k = 0; k < 2; ++k) {
+    int index = -1;
+    MPI_Waitany(2, pair, &index, MPI_STATUS_IGNORE);
+  }
+  int all_sent = 0;
+  while (!all_sent) MPI_Testall(2, sends, &all_sent, MPI_STATUSES_IGNORE);
+  check(a == prev && b == prev + 100, "waitany messages", rank);
   int mine = rank, theirs = -1;
   MPI_Sendrecv(&mine, 1, MPI_INT, next, 3, &theirs, 1, MPI_INT, prev, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   check(theirs == prev, "sendrecv", rank);

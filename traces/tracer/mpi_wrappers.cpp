@@ -57,7 +57,7 @@ void point_to_point(const char* action, int peer, int tag, int count, MPI_Dataty
 
 void remember(MPI_Request request, int src, int dst, int tag, MPI_Comm comm) {
   if (src == MPI_PROC_NULL || dst == MPI_PROC_NULL) return;
-  if (request != MPI_REQUEST_NULL) T().requests()[request] = RequestInfo{src, dst, tag, T().comm_id(comm)};
+  if (request != MPI_REQUEST_NULL) T().requests().add(request, RequestInfo{src, dst, tag, T().comm_id(comm)});
 }
 
 std::string key_line(const char* action, const RequestInfo& r) {
@@ -69,18 +69,29 @@ std::string key_line(const char* action, const RequestInfo& r) {
 // request (SimGrid's waitall waits for all of them), one `wait` each otherwise.
 void wait_lines(const std::vector<MPI_Request>& requests) {
   auto& pending = T().requests();
+  const std::size_t pending_before = pending.size();
   std::vector<RequestInfo> known;
   for (auto r : requests) {
-    auto it = pending.find(r);
-    if (it != pending.end()) known.push_back(it->second);
+    if (auto info = pending.take(r)) known.push_back(*info);
   }
   if (known.empty()) return;
-  if (known.size() == pending.size()) {
+  if (known.size() == pending_before) {
     T().line("waitall " + s(static_cast<long long>(known.size())));
   } else {
     for (const auto& k : known) T().line(key_line("wait", k));
   }
-  for (auto r : requests) pending.erase(r);
+}
+
+// A `test` line for each pending request among `requests`; those MPI found
+// complete (`completed`) are forgotten.
+void test_lines(const std::vector<MPI_Request>& requests, const std::vector<bool>& completed) {
+  auto& pending = T().requests();
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const RequestInfo* info = pending.peek(requests[i]);
+    if (!info) continue;
+    T().line(key_line("test", *info));
+    if (completed[i]) pending.take(requests[i]);
+  }
 }
 
 std::string counts_line(const int* counts, int n, MPI_Datatype type, bool significant) {
@@ -154,6 +165,36 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
   return rc;
 }
 
+// Synchronous, buffered and ready sends replay as sends (the model decides
+// eager or rendezvous by size).
+int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  const int rc = traced("MPI_Ssend", CallKind::Blocking, [&] { return PMPI_Ssend(buf, count, type, dest, tag, comm); });
+  if (T().records(comm)) point_to_point("send", dest, tag, count, type, comm);
+  return rc;
+}
+
+int MPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  const int rc = traced("MPI_Bsend", CallKind::Blocking, [&] { return PMPI_Bsend(buf, count, type, dest, tag, comm); });
+  if (T().records(comm)) point_to_point("send", dest, tag, count, type, comm);
+  return rc;
+}
+
+int MPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  const int rc = traced("MPI_Rsend", CallKind::Blocking, [&] { return PMPI_Rsend(buf, count, type, dest, tag, comm); });
+  if (T().records(comm)) point_to_point("send", dest, tag, count, type, comm);
+  return rc;
+}
+
+int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
+  const int rc = traced("MPI_Issend", CallKind::Nonblocking,
+                        [&] { return PMPI_Issend(buf, count, type, dest, tag, comm, request); });
+  if (T().records(comm)) {
+    point_to_point("isend", dest, tag, count, type, comm);
+    remember(*request, comm_rank(comm), dest, tag, comm);
+  }
+  return rc;
+}
+
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   const int rc = traced("MPI_Sendrecv", CallKind::Blocking, [&] {
@@ -191,13 +232,47 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   const MPI_Request before = *request;
   const int rc = traced("MPI_Test", CallKind::Test, [&] { return PMPI_Test(request, flag, status); });
-  if (T().active()) {
-    auto& pending = T().requests();
-    if (auto it = pending.find(before); it != pending.end()) {
-      T().line(key_line("test", it->second));
-      if (*flag) pending.erase(it);
-    }
+  if (T().active()) test_lines({before}, {*flag != 0});
+  return rc;
+}
+
+// MPI_Waitany/Waitsome: a wait for each request that completed.
+int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  const std::vector<MPI_Request> before(requests, requests + count);
+  const int rc = traced("MPI_Waitany", CallKind::Wait, [&] { return PMPI_Waitany(count, requests, index, status); });
+  if (T().active() && *index != MPI_UNDEFINED) wait_lines({before[static_cast<std::size_t>(*index)]});
+  return rc;
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  const std::vector<MPI_Request> before(requests, requests + incount);
+  const int rc = traced("MPI_Waitsome", CallKind::Wait,
+                        [&] { return PMPI_Waitsome(incount, requests, outcount, indices, statuses); });
+  if (T().active() && *outcount != MPI_UNDEFINED) {
+    std::vector<MPI_Request> done;
+    for (int i = 0; i < *outcount; ++i) done.push_back(before[static_cast<std::size_t>(indices[i])]);
+    wait_lines(done);
   }
+  return rc;
+}
+
+// MPI_Testany/Testall: a test of each pending request they looked at; the
+// ones found complete are forgotten (a later wait on them is not traced).
+int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
+  const std::vector<MPI_Request> before(requests, requests + count);
+  const int rc = traced("MPI_Testany", CallKind::Test, [&] { return PMPI_Testany(count, requests, index, flag, status); });
+  if (T().active()) {
+    std::vector<bool> completed(before.size(), false);
+    if (*flag && *index != MPI_UNDEFINED) completed[static_cast<std::size_t>(*index)] = true;
+    test_lines(before, completed);
+  }
+  return rc;
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+  const std::vector<MPI_Request> before(requests, requests + count);
+  const int rc = traced("MPI_Testall", CallKind::Test, [&] { return PMPI_Testall(count, requests, flag, statuses); });
+  if (T().active()) test_lines(before, std::vector<bool>(before.size(), *flag != 0));
   return rc;
 }
 

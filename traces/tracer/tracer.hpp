@@ -12,6 +12,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,6 +58,36 @@ struct RequestInfo {
   int src = 0, dst = 0, tag = 0, comm = 0;
 };
 
+// Requests still pending, by handle. One handle may stand for several
+// requests: Open MPI hands out one shared, already complete request object
+// for small sends that completed at once. Such a handle's requests are taken
+// in posting order.
+class PendingRequests {
+ public:
+  void add(MPI_Request r, const RequestInfo& info) {
+    map_[r].push_back(info);
+    ++count_;
+  }
+  const RequestInfo* peek(MPI_Request r) const {
+    auto it = map_.find(r);
+    return it == map_.end() ? nullptr : &it->second.front();
+  }
+  std::optional<RequestInfo> take(MPI_Request r) {
+    auto it = map_.find(r);
+    if (it == map_.end()) return std::nullopt;
+    RequestInfo info = it->second.front();
+    it->second.pop_front();
+    if (it->second.empty()) map_.erase(it);
+    --count_;
+    return info;
+  }
+  std::size_t size() const { return count_; }
+
+ private:
+  std::unordered_map<MPI_Request, std::deque<RequestInfo>> map_;
+  std::size_t count_ = 0;
+};
+
 // One element count and SimGrid datatype id as a TI line states them:
 // predefined types keep their id; derived types become bytes (id 6, MPI_BYTE).
 struct Elements {
@@ -89,7 +121,7 @@ class Tracer {
   int comm_id(MPI_Comm comm) const;
   int add_comm(MPI_Comm comm);  // a new communicator; returns its id
   void forget_comm(MPI_Comm comm) { comms_.erase(comm); }
-  std::unordered_map<MPI_Request, RequestInfo>& requests() { return requests_; }
+  PendingRequests& requests() { return requests_; }
   int rank() const { return rank_; }
 
   [[noreturn]] void die(const std::string& what) const;
@@ -111,7 +143,7 @@ class Tracer {
   std::unordered_map<MPI_Comm, int> comms_;
   int next_comm_ = 1;
   bool warned_unknown_comm_ = false;
-  std::unordered_map<MPI_Request, RequestInfo> requests_;
+  PendingRequests requests_;
 };
 
 }  // namespace contend::tracer
