@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <ostream>
 #include <map>
 #include <set>
 
@@ -158,6 +159,38 @@ std::vector<ProgressProfile> read_progress_profile(std::istream& in, const std::
   }
   if (index.empty()) throw Error(SourceLocation{name, 0, 0}, "empty profile: expected a header line");
   if (rows.empty()) throw Error(SourceLocation{name, line, 0}, "the profile has a header but no rank");
+  return rows;
+}
+
+void write_progress_profile(std::ostream& out, const std::vector<ProgressProfile>& rows) {
+  out << join(progress_profile_columns(), ",") << ",t_mpi\n";
+  for (const auto& p : rows) {
+    out << fmt::format("{},{:.12g},{:.12g},{},{:.12g},{},{:.12g},{},{:.12g},{},{:.12g},{:.12g},{:.12g}\n", p.rank,
+                       p.t_noprogress, p.t_comp, p.n_nonblocking, p.t_min_nonblocking, p.n_test, p.t_min_test,
+                       p.n_wait, p.t_min_wait, p.n_blocking, p.t_blocking, p.t_other, p.mpi_time());
+  }
+}
+
+std::vector<ProgressProfile> profile_of(const Results& results) {
+  std::vector<ProgressProfile> rows;
+  for (std::size_t i = 0; i < results.ranks.size() && i < results.calls.size(); ++i) {
+    const auto& c = results.calls[i];
+    ProgressProfile p;
+    p.rank = results.ranks[i].rank;
+    p.t_noprogress = results.ranks[i].total_time;
+    p.t_comp = c.outside;
+    p.n_nonblocking = static_cast<long long>(c.nonblocking.count);
+    p.t_min_nonblocking = c.nonblocking.min;
+    p.n_test = static_cast<long long>(c.test.count);
+    p.t_min_test = c.test.min;
+    p.n_wait = static_cast<long long>(c.wait.count);
+    p.t_min_wait = c.wait.min;
+    p.n_blocking = static_cast<long long>(c.blocking.count);
+    p.t_blocking = c.blocking.total;
+    p.t_other = 0;  // the simulator has no other MPI calls
+    p.t_mpi = c.nonblocking.total + c.test.total + c.wait.total + c.blocking.total;
+    rows.push_back(p);
+  }
   return rows;
 }
 

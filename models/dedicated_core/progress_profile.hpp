@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "output/results.hpp"
+
 namespace contend {
 
 struct ProgressProfile {
@@ -30,5 +32,10 @@ struct ProgressProfile {
 std::vector<ProgressProfile> read_progress_profile(std::istream& in, const std::string& name);
 std::vector<ProgressProfile> read_progress_profile(const std::string& path);
 const std::vector<std::string>& progress_profile_columns();  // the required ones, in the documented order
+// Writes every column, t_mpi included.
+void write_progress_profile(std::ostream& out, const std::vector<ProgressProfile>& rows);
+// The profile of a simulated run, as a PMPI profiler would record it (the
+// MPI time is what the ranks spent in calls; t_noprogress their finish time).
+std::vector<ProgressProfile> profile_of(const Results& results);
 
 }  // namespace contend

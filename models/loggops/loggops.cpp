@@ -25,6 +25,7 @@
 #include "loggops.hpp"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <queue>
 #include <tuple>
@@ -44,10 +45,10 @@ class LogGopsModel final : public FluidModel {
         nic_free_(static_cast<std::size_t>(c.mapping.rank_count()), 0.0) {}
 
   double send_overhead(const Transfer& t) const override {
-    return protocol(t).overheads(datatype(t)).send(static_cast<double>(t.bytes));
+    return overheads(t).send(static_cast<double>(t.bytes));
   }
   double receive_overhead(const Transfer& t) const override {
-    return protocol(t).overheads(datatype(t)).receive(static_cast<double>(t.bytes));
+    return overheads(t).receive(static_cast<double>(t.bytes));
   }
 
  protected:
@@ -58,7 +59,7 @@ class LogGopsModel final : public FluidModel {
     double& nic = nic_free_[static_cast<std::size_t>(t.src)];
     const double inject = std::max(now, nic);
     nic = inject + p.g + p.G * k;
-    const double cpu_done = t.post_time + p.overheads(datatype(t)).send(k);
+    const double cpu_done = t.post_time + overheads(t).send(k);
     arrivals_.push({std::max(cpu_done, nic) + p.L, id});
   }
   double next_event() const override { return arrivals_.empty() ? kNever : arrivals_.top().first; }
@@ -71,10 +72,19 @@ class LogGopsModel final : public FluidModel {
 
  private:
   const LogGopsProtocol& protocol(const Transfer& t) const { return parameters_.protocol(t.level, t.eager); }
-  const Datatype& datatype(const Transfer& t) const { return context().sink.datatype(t.datatype); }
+  // The overheads of t's level, protocol range and datatype, looked up by
+  // name once per datatype of the run (a message costs an index, not a string).
+  const LogGopsOverheads& overheads(const Transfer& t) const {
+    const std::size_t slot = static_cast<std::size_t>(t.level) * 2 + (t.eager ? 0 : 1);
+    if (t.datatype >= overheads_.size()) overheads_.resize(static_cast<std::size_t>(t.datatype) + 1);
+    auto& cached = overheads_[t.datatype][slot];
+    if (cached == nullptr) cached = &protocol(t).overheads(context().sink.datatype(t.datatype));
+    return *cached;
+  }
 
   LogGopsParameters parameters_;
   std::vector<double> nic_free_;  // per rank: when its NIC may inject again
+  mutable std::vector<std::array<const LogGopsOverheads*, 6>> overheads_;  // by datatype id, then level x range
   // (arrival time, transfer): earliest first, ties by id for determinism.
   std::priority_queue<std::pair<double, TransferId>, std::vector<std::pair<double, TransferId>>, std::greater<>>
       arrivals_;

@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <iostream>
+#include <map>
 
 #include "commands.hpp"
 #include "engine/simulation.hpp"
 #include "loggops/loggops_parameters.hpp"
+#include "loggops/pingpong_measurements.hpp"
 #include "mapping/mapping.hpp"
 #include "platform/platform.hpp"
 #include "registry.hpp"
@@ -22,6 +24,7 @@ namespace {
 
 struct PingPongOptions {
   std::string platform, model = "loggops", sizes = "1:16M", datatype = "contiguous", mapping = "block", progress;
+  std::string measured;
 };
 
 constexpr const char* kSizesHelp = "sizes: A:B (powers of two from A to B), or a comma list of sizes and ranges";
@@ -76,6 +79,9 @@ int run_pingpong(const PingPongOptions& o) {
   std::optional<LogGopsParameters> loggops;
   if (o.model == "loggops") loggops.emplace(platform, platform.model_section("loggops"));
 
+  std::map<std::uint64_t, double> measured;
+  if (!o.measured.empty()) measured = read_pingpong_medians(o.measured, datatype->name());
+
   PingPongWorkload workload(sizes, *datatype);
   SimulationOptions options;
   options.model = o.model;
@@ -92,7 +98,11 @@ int run_pingpong(const PingPongOptions& o) {
     fmt::print("# skipped (not a multiple of {} B, one {}): {}\n", unit, datatype->name(), join(names));
   }
   if (loggops) fmt::print("# formula: Bacon et al. eq. (2), 2 (max(o_s + O_s k, g + G k) + L + O_r k + o_r)\n");
-  fmt::print("bytes,protocol,formula_s,simulated_s,relative_difference\n");
+  if (!o.measured.empty()) {
+    fmt::print("# measured: {} (median per size); relative_error = (simulated - measured) / measured\n", o.measured);
+  }
+  fmt::print("bytes,protocol,formula_s,simulated_s,relative_difference{}\n",
+             o.measured.empty() ? "" : ",measured_s,relative_error");
   const auto threshold = platform.level(level).eager_threshold;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const double k = static_cast<double>(sizes[i]);
@@ -100,11 +110,20 @@ int run_pingpong(const PingPongOptions& o) {
     const char* protocol = sizes[i] < threshold ? "eager" : "rendezvous";
     if (loggops) {
       const double formula = 2 * loggops->protocol_for(level, sizes[i]).one_way(*datatype, k);
-      fmt::print("{},{},{:.12e},{:.12e},{:.3e}\n", sizes[i], protocol, formula, simulated,
+      fmt::print("{},{},{:.12e},{:.12e},{:.3e}", sizes[i], protocol, formula, simulated,
                  std::abs(simulated - formula) / formula);
     } else {
-      fmt::print("{},{},-,{:.12e},-\n", sizes[i], protocol, simulated);
+      fmt::print("{},{},-,{:.12e},-", sizes[i], protocol, simulated);
     }
+    if (!o.measured.empty()) {
+      const auto m = measured.find(sizes[i]);
+      if (m == measured.end()) {
+        fmt::print(",-,-");
+      } else {
+        fmt::print(",{:.12e},{:+.4f}", m->second, (simulated - m->second) / m->second);
+      }
+    }
+    fmt::print("\n");
   }
   return 0;
 }
@@ -125,6 +144,8 @@ Action add_pingpong_command(CLI::App& app) {
   cmd->add_option("--mapping", o->mapping, "Where the two ranks run: block | cyclic | socket | FILE")
       ->capture_default_str();
   cmd->add_option("--progress", o->progress, "none | thread | dedicated-core (default: the platform's)");
+  cmd->add_option("--measured", o->measured,
+                  "Measured round trips, CSV with bytes,seconds[,datatype]: adds measured_s and relative_error");
   return [o] { return run_pingpong(*o); };
 }
 

@@ -83,7 +83,9 @@ void write_per_rank(const std::string& path, const std::vector<ProgressProfile>&
            "t_mpi_dedicated,t_dedicated,mpi_gain,speedup\n";
     for (const auto& p : ranks) {
       const auto t = denis_dedicated(p, cores, alpha);
-      out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", p.rank, p.t_noprogress, t.t_mpi,
+      out << fmt::format("{},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},"
+                         "{:.12g},{:.12g},{:.12g}\n",
+                         p.rank, p.t_noprogress, t.t_mpi,
                          t.t_newcomp, t.t_overhead, t.nonblocking, t.tests, t.waits, t.transformed, t.kept_blocking,
                          t.other, t.t_mpi_dedicated, t.t_dedicated, t.mpi_gain, t.speedup);
     }
@@ -93,8 +95,8 @@ void write_per_rank(const std::string& path, const std::vector<ProgressProfile>&
 int run_progress(const ProgressOptions& o) {
   const auto ranks = read_progress_profile(o.profile);
   const auto verdict = denis_verdict(ranks, o.cores, o.alpha);  // validates cores and alpha
-  fmt::print("# contend progress: Denis et al. (CCGRID 2022) Sec. III-D, profile {}, {} ranks, N_core {}\n",
-             o.profile, ranks.size(), o.cores);
+  fmt::print("# contend progress: Denis et al. (CCGRID 2022) Sec. III-D, profile {}, {} rank{}, N_core {}\n",
+             o.profile, ranks.size(), ranks.size() == 1 ? "" : "s", o.cores);
   std::vector<ProgressProfile> shown;
   if (ranks.size() <= kShownRanks) {
     shown = ranks;

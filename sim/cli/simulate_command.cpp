@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "dedicated_core/progress_profile.hpp"
 #include "engine/simulation.hpp"
 #include "formats/pattern.hpp"
 #include "mapping/mapping.hpp"
@@ -13,6 +14,7 @@
 #include "platform/platform.hpp"
 #include "registry.hpp"
 #include "util/atomic_file.hpp"
+#include "workload/collective_step.hpp"
 #include "workload/pattern_workload.hpp"
 #include "replay/trace_workload.hpp"
 
@@ -28,25 +30,47 @@ namespace {
 
 struct SimulateOptions {
   std::string platform, pattern, trace, mapping = "block", model = "maxmin", progress;
-  std::string per_rank, messages, json;
+  std::string per_rank, messages, json, progress_profile;
+  std::string ompi = "4.1";
+  std::vector<std::string> coll;
   bool oversubscribe = false;
   bool quiet = false;
   bool stats = false;
   double time_limit = 0;
 };
 
+coll::CollectiveSettings collective_settings(const SimulateOptions& o) {
+  coll::CollectiveSettings settings;
+  settings.version = coll::parse_ompi_version(o.ompi);
+  for (const std::string& option : o.coll) coll::apply_coll_option(settings, option);
+  return settings;
+}
+
+// One line per collective step: the algorithm it runs and why.
+void print_collective_choices(const PatternWorkload& workload, const coll::CollectiveSettings& settings) {
+  for (const auto& step : workload.steps()) {
+    if (const auto* c = dynamic_cast<const CollectiveStep*>(step.get())) {
+      fmt::print("collective: {}\n", coll::describe_choice(c->call(), workload.rank_count(), settings));
+    }
+  }
+}
+
 int run_simulate(const SimulateOptions& o) {
   const auto begin = std::chrono::steady_clock::now();
+  const coll::CollectiveSettings collectives = collective_settings(o);
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
   std::unique_ptr<Workload> workload_owner;
   TraceWorkload* trace = nullptr;
+  const PatternWorkload* pattern = nullptr;
   if (!o.trace.empty()) {
     auto opened = open_trace_workload(o.trace);
     trace = opened.get();
     workload_owner = std::move(opened);
   } else {
-    workload_owner = std::make_unique<PatternWorkload>(read_pattern(o.pattern));
+    auto read = std::make_unique<PatternWorkload>(read_pattern(o.pattern));
+    pattern = read.get();
+    workload_owner = std::move(read);
   }
   Workload& workload = *workload_owner;
   const Mapping mapping = make_mapping(o.mapping, workload.rank_count(), platform.nodes, o.oversubscribe);
@@ -58,12 +82,17 @@ int run_simulate(const SimulateOptions& o) {
   options.mapping_name = o.mapping;
   options.record_messages = !o.messages.empty();
   options.wall_time_limit = o.time_limit;
+  options.collectives = collectives;
   const Results results = simulate(platform, mapping, workload, all_models(), options);
   const auto simulated = std::chrono::steady_clock::now();
 
   if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_rank_csv(out, results); });
   if (!o.messages.empty()) write_file_atomically(o.messages, [&](std::ostream& out) { write_messages_csv(out, results); });
   if (!o.json.empty()) write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results); });
+  if (!o.progress_profile.empty()) {
+    write_file_atomically(o.progress_profile,
+                          [&](std::ostream& out) { write_progress_profile(out, profile_of(results)); });
+  }
   if (!o.quiet) print_summary(std::cout, results);
   if (!o.quiet && trace) {
     std::string actions;
@@ -79,6 +108,7 @@ int run_simulate(const SimulateOptions& o) {
                "{:.0f} messages/s simulated\n",
                wall.count(), reading.count(), simulation.count(), static_cast<double>(peak_memory_bytes()) / 1048576.0,
                results.total_messages(), simulation.count() > 0 ? msgs / simulation.count() : 0.0);
+    if (pattern) print_collective_choices(*pattern, collectives);
   }
   return 0;
 }
@@ -105,8 +135,16 @@ Action add_simulate_command(CLI::App& app) {
   cmd->add_option("--per-rank", o->per_rank, "Write rank,node,socket,core,recv_time,send_time,total_time CSV");
   cmd->add_option("--messages", o->messages, "Write src,dst,bytes,level,start,end CSV (one line per message)");
   cmd->add_option("--json", o->json, "Write the summary and per-rank times as JSON");
+  cmd->add_option("--progress-profile", o->progress_profile,
+                  "Write each rank's time per kind of MPI call (Denis et al.'s profile, for 'contend progress')");
   cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--ompi", o->ompi,
+                  "3.1 | 4.1: whose fixed decision rules pick collective algorithms (3.1 differs for bcast)")
+      ->capture_default_str();
+  cmd->add_option("--coll", o->coll,
+                  "OP=ALG[:SEGSIZE] forces a collective algorithm, e.g. bcast=chain:8K or bcast=2 (Open MPI id); "
+                  "repeatable");
   cmd->add_flag("--quiet", o->quiet, "Do not print the summary");
   cmd->add_flag("--stats", o->stats, "Print wall time, peak memory and messages simulated per second");
   return [o] { return run_simulate(*o); };

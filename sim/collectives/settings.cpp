@@ -167,8 +167,13 @@ AlgorithmChoice choose_algorithm(const CollectiveCall& call, int comm_size, cons
 
 std::string describe_choice(const CollectiveCall& call, int comm_size, const CollectiveSettings& settings) {
   const AlgorithmChoice c = choose_algorithm(call, comm_size, settings);
-  std::string text = fmt::format("{} {} B on {} ranks: {}", to_string(call.op), decision_bytes(call, comm_size),
-                                 comm_size, c.algorithm);
+  // Only the size the rule measures is shown (none for the rules that
+  // depend on the communicator size alone).
+  const bool size_free = call.op == CollectiveOp::barrier || call.op == CollectiveOp::gatherv ||
+                         call.op == CollectiveOp::scatterv || call.op == CollectiveOp::alltoallv;
+  std::string text = size_free ? fmt::format("{} on {} ranks: {}", to_string(call.op), comm_size, c.algorithm)
+                               : fmt::format("{} {} B on {} ranks: {}", to_string(call.op),
+                                             decision_bytes(call, comm_size), comm_size, c.algorithm);
   if (c.segment_bytes > 0) text += fmt::format(", {} B segments", c.segment_bytes);
   if (c.fanout > 0) text += fmt::format(", fanout {}", c.fanout);
   text += c.forced ? " (forced)" : fmt::format(" (Open MPI {} fixed rule)", to_string(settings.version));

@@ -504,6 +504,7 @@ Results EngineCore::collect_results() const {
   });
   for (const auto& r : ranks_) {
     out.ranks.push_back(RankResult{r.rank, r.place, r.recv_time, r.send_time, r.finish_time});
+    out.calls.push_back(r.calls);
     for (const auto& [key, tid] : r.inbox.pending_unexpected()) {
       out.warnings.push_back(fmt::format("rank {} never received a {}-byte message from rank {} (tag {})", r.rank,
                                          transfers_[tid].bytes, key.source, key.tag));

@@ -34,6 +34,8 @@ class EngineCore final : public TransferSink {
   DatatypeId intern(const Datatype& type) { return datatypes_.intern(type); }
   int rank_count() const { return static_cast<int>(ranks_.size()); }
   simgrid::s4u::Host* host_of(int rank) const { return ranks_[static_cast<std::size_t>(rank)].host; }
+  // Time rank `r` spent in each kind of MPI call (the Mpi handle counts it).
+  MpiCallStats& calls(int r) { return rank(r).calls; }
 
   // MPI operations, called from rank `me`'s actor.
   RequestId isend(int me, int dst, std::uint64_t bytes, int tag, int comm, DatatypeId datatype = kContiguous);
@@ -92,6 +94,7 @@ class EngineCore final : public TransferSink {
     std::vector<TransferId> handshakes;
     bool finished = false;
     double recv_time = 0, send_time = 0, finish_time = 0;
+    MpiCallStats calls;
   };
 
   // Every SimGrid call (starting a communication, notifying a condition

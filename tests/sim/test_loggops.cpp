@@ -206,3 +206,40 @@ BOOST_AUTO_TEST_CASE(loggops_datatype_without_overheads_is_an_error) {
   BOOST_TEST(e.find("models.loggops.default.eager.datatypes: no overheads for datatype 'vector:2,1,2:int'") !=
              std::string::npos, e);
 }
+
+BOOST_AUTO_TEST_CASE(mpi_call_accounting_counts_every_kind) {
+  // Rank 0: Isend (1 us of CPU), 10 us of compute, Wait (eager: done),
+  // Send (1 us). Rank 1: Irecv, sleeps 20 us, Test (the first message is
+  // there: o_r + O_r k = 0.5 us), Recv (the second, there since 15 us: 0.5 us).
+  ScriptWorkload w(2, [](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      auto q = mpi.isend(1, 1000);
+      mpi.compute_seconds(10e-6);
+      mpi.wait(q);
+      mpi.send(1, 1000);
+    } else {
+      auto q = mpi.irecv(0, 1000);
+      mpi.sleep(20e-6);
+      BOOST_TEST(mpi.test(q));
+      mpi.recv(0, 1000);
+    }
+  });
+  const auto r = run(platform("thread"), w, {.model = "loggops"});
+  BOOST_REQUIRE(r.calls.size() == 2u);
+  const auto& a = r.calls[0];
+  BOOST_TEST(a.nonblocking.count == 1u);
+  BOOST_TEST(a.nonblocking.min == 1e-6, tt::tolerance(1e-9));
+  BOOST_TEST(a.wait.count == 1u);
+  BOOST_TEST(a.wait.total == 0.0, tt::tolerance(1e-9));
+  BOOST_TEST(a.blocking.count == 1u);
+  BOOST_TEST(a.blocking.total == 1e-6, tt::tolerance(1e-9));
+  BOOST_TEST(a.outside == 10e-6, tt::tolerance(1e-9));
+  BOOST_TEST(r.ranks[0].total_time == 12e-6, tt::tolerance(1e-12));
+  const auto& b = r.calls[1];
+  BOOST_TEST(b.nonblocking.min == 0.0);
+  BOOST_TEST(b.test.count == 1u);
+  BOOST_TEST(b.test.total == 0.5e-6, tt::tolerance(1e-9));
+  BOOST_TEST(b.blocking.total == 0.5e-6, tt::tolerance(1e-9));
+  BOOST_TEST(b.outside == 20e-6, tt::tolerance(1e-9));
+  BOOST_TEST(r.ranks[1].total_time == 21e-6, tt::tolerance(1e-12));
+}

@@ -97,6 +97,21 @@ BOOST_AUTO_TEST_CASE(compute_errors) {
   BOOST_TEST(error_of("compute\n") == "x.pattern:1:1: expected 'compute AMOUNT [ranks=LIST] [overlap]'");
 }
 
+BOOST_AUTO_TEST_CASE(written_datatypes_read_back) {
+  ManyPairPattern p;
+  p.ranks = 2;
+  std::string error;
+  p.datatypes = {Datatype{}, *parse_datatype("vector:2,1,3:double", error)};
+  p.messages = {{0, 1, 32, 0, 1}, {1, 0, 8, 1e-3, 0}};
+  std::ostringstream out;
+  write_pattern(out, p, "roundtrip");
+  BOOST_TEST(out.str() == "# roundtrip\nranks 2\n0 1 32 type=vector:2,1,3:double\n1 0 8 @0.001\n");
+  const auto w = parse(out.str());
+  const auto& x = step<ExchangeStep>(w, 0);
+  BOOST_TEST(x.datatypes().at(x.messages()[0].datatype).name() == "vector:2,1,3:double");
+  BOOST_TEST(x.messages()[1].datatype == 0);
+}
+
 BOOST_AUTO_TEST_CASE(compute_ranks_count_towards_the_rank_count) {
   BOOST_TEST(parse("compute 1ms ranks=0-5\n").rank_count() == 6);
 }

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 
+#include "formats/pattern_collectives.hpp"
 #include "util/text.hpp"
 #include "util/units.hpp"
 
@@ -81,9 +82,11 @@ std::unique_ptr<PatternStep> parse_compute(PatternLine& line) {
 }  // namespace
 
 const std::vector<PatternKeyword>& pattern_keywords() {
-  static const std::vector<PatternKeyword> keywords = {
-      {"compute", "compute AMOUNT [ranks=LIST] [overlap]", parse_compute},
-  };
+  static const std::vector<PatternKeyword> keywords = [] {
+    std::vector<PatternKeyword> all = collective_pattern_keywords();
+    all.push_back({"compute", "compute AMOUNT [ranks=LIST] [overlap]", parse_compute});
+    return all;
+  }();
   return keywords;
 }
 

@@ -7,7 +7,9 @@
 //   1 0 64KiB @2ms       sizes may carry units; @TIME: sent that long after the step began
 //   0 1 4KiB type=vector:4,1,4:float   the message's datatype (default contiguous)
 //   ---                  ends the current exchange: the next messages form a new one
-//   KEYWORD ...          a step of another kind (see pattern_keywords())
+//   KEYWORD ...          a step of another kind (see pattern_keywords()):
+//                        collectives on MPI_COMM_WORLD, e.g. `bcast 0 1MiB`,
+//                        `allreduce 64K`, `barrier` (pattern_collectives.hpp)
 //
 // Consecutive message lines form one exchange (Thune et al.'s Algorithm 2).
 // Blank lines and text after '#' are ignored. Errors name file:line:col.
@@ -40,6 +42,7 @@ class PatternLine {
   std::uint64_t size_field(std::size_t field, const char* what) const;
   double duration_field(std::size_t field, const char* what) const;
   int highest_rank() const { return highest_rank_; }
+  int declared_ranks() const { return declared_ranks_; }  // -1 if no `ranks N` line came before
 
  private:
   std::string_view text_;

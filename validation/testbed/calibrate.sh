@@ -7,7 +7,10 @@
 #      up to the slots) and inter_node (N ranks on each of two nodes,
 #      N = 1 .. slots), every window from a common start on the machine's
 #      clock (--sync clock: no barrier skew in the intercept);
-#   3. `contend fit-multipair` writes tau and BW_MP(N) into the levels.
+#   3. `contend fit-multipair` writes tau and BW_MP(N) into the levels;
+#   4. Martinasso & Mehaut's conflict benchmark (calibrate/flowcut: six ranks,
+#      one per node, on all CTD_NODES >= 6 namespaces) writes the flow-cut
+#      table under models: flowcut:.
 # Usage: calibrate.sh BUILD_DIR PLATFORM_OUT RAW_DIR [quick]
 #   quick: fewer sizes and samples (the CI version)
 set -euo pipefail
@@ -19,6 +22,7 @@ raw=${3:?missing RAW_DIR}
 mode=${4:-full}
 bench=$build/bin/multipair_bench
 contend=$build/bin/contend
+source_dir=$(cd "$CTD_DIR/../.." && pwd)
 [ -x "$bench" ] && [ -x "$contend" ] || ctd_die "build $build first (multipair_bench, contend)"
 mkdir -p "$raw"
 
@@ -27,7 +31,7 @@ case "$CTD_RATE" in
   *) ctd_die "CTD_RATE '$CTD_RATE' must end in kbit, mbit or gbit" ;;
 esac
 name=$(basename "$platform" .yaml)
-sed -e "s/@NAME@/$name/; s/@NODES@/$CTD_NODES/g; s/@SLOTS@/$CTD_SLOTS/g; s/@RATE@/$CTD_RATE/g; s/@WIRE@/$wire/g" \
+sed -e "s/@NAME@/$name/; s/@NODES@/$CTD_SUITE_NODES/g; s/@SLOTS@/$CTD_SLOTS/g; s/@RATE@/$CTD_RATE/g; s/@WIRE@/$wire/g" \
     -e "s/@BURST@/$CTD_BURST/g; s/@QUEUE@/$CTD_QUEUE/g; s/@CC@/$CTD_CC/g" "$CTD_DIR/platform-template.yaml" > "$platform.tmp"
 mv "$platform.tmp" "$platform"
 
@@ -66,4 +70,16 @@ for n in $(seq 1 "$CTD_SLOTS"); do
 done
 
 "$contend" fit-multipair "${files[@]}" --platform "$platform" --fits "$raw/fits.csv"
+
+# Conflicts: equal flows started together, one rank per node, on the
+# testbed's first six nodes (the suite uses only the first CTD_SUITE_NODES).
+if [ "$CTD_NODES" -lt 6 ]; then
+  ctd_die "the conflict benchmark needs six nodes; CTD_NODES is $CTD_NODES"
+fi
+if [ "$mode" = quick ]; then conflict=(--bytes 2000000 --repetitions 2); else conflict=(--bytes 8000000 --repetitions 5); fi
+ctd_log "flowcut: conflict benchmark (6 ranks, one per node, ${conflict[*]})"
+CTD_HOSTS=6 "$source_dir/calibrate/flowcut/calibrate.sh" --platform "$platform" --bin "$build/bin" \
+  --raw "$raw/flowcut-raw.csv" --cuts "$raw/flowcut-cuts.csv" "${conflict[@]}" \
+  --launcher "$CTD_DIR/mpirun.sh -np 6 --map-by node" > "$raw/flowcut.log" 2>&1 ||
+  { cat "$raw/flowcut.log" >&2; ctd_die "flowcut calibration failed"; }
 "$contend" platform "$platform"
