@@ -13,6 +13,8 @@
 # let their senders go on (send-is-detached-thresh), as contend does.
 # Collectives: SimGrid is told to pick Open MPI's algorithms (coll-selector
 # ompi), as contend's collectives do (sim/collectives).
+# TOLERANCE "none": only the coverage is checked (for calls SimGrid traces
+# but cannot replay itself, such as MPI_Ssend).
 # Usage: simgrid_compat.sh CONTEND_BIN SRCDIR WORKDIR PROGRAM TOLERANCE
 set -euo pipefail
 export LC_ALL=C
@@ -26,9 +28,11 @@ smpirun "${common[@]}" -trace-ti --cfg=tracing/filename:trace.txt --cfg=smpi/hos
 sg_options=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:0
             --cfg=network/latency-factor:1 --cfg=network/bandwidth-factor:1 --cfg=network/weight-S:0
             --cfg=smpi/async-small-thresh:65536 --cfg=smpi/send-is-detached-thresh:65536)
-smpirun "${common[@]}" --log=smpi_replay.thresh:info -replay trace.txt "${sg_options[@]}" > simgrid.log 2>&1
-simgrid_time=$(sed -n 's/.*Simulation time \([0-9.e+-]*\).*/\1/p' simgrid.log)
-[ -n "$simgrid_time" ] || { echo "SimGrid's replay printed no simulation time:"; cat simgrid.log; exit 1; }
+if [ "$tolerance" != none ]; then
+  smpirun "${common[@]}" --log=smpi_replay.thresh:info -replay trace.txt "${sg_options[@]}" > simgrid.log 2>&1
+  simgrid_time=$(sed -n 's/.*Simulation time \([0-9.e+-]*\).*/\1/p' simgrid.log)
+  [ -n "$simgrid_time" ] || { echo "SimGrid's replay printed no simulation time:"; cat simgrid.log; exit 1; }
+fi
 "$contend" simulate --platform "$src/cluster4.yaml" --trace trace.txt --model maxmin --json contend.json > contend.txt
 contend_time=$(python3 -c 'import json,sys; print(json.load(open("contend.json"))["makespan"])')
 cat contend.txt
@@ -36,6 +40,7 @@ cat contend.txt
 expected=$(cat trace.txt_files/*.txt | awk '{print $2}' | sort | uniq -c | awk '{printf " %s %s", $2, $1}')
 replayed=$(sed -n 's/^  trace actions  //p' contend.txt)
 [ "$expected" = "$replayed" ] || { echo "coverage: trace has$expected, contend replayed $replayed"; exit 1; }
+[ "$tolerance" = none ] && { echo "coverage checked: every action replayed"; exit 0; }
 python3 - "$simgrid_time" "$contend_time" "$tolerance" <<'PY'
 import sys
 sg, ct, tol = map(float, sys.argv[1:])

@@ -67,6 +67,19 @@ BOOST_AUTO_TEST_CASE(point_to_point_lines_as_simgrid_writes_them) {
   BOOST_TEST(parse("1 recv -1 -1 64 1").peer == -1);   // MPI_ANY_SOURCE, MPI_ANY_TAG
 }
 
+BOOST_AUTO_TEST_CASE(other_simgrid_lines_map_onto_the_kinds_contend_replays) {
+  const auto sr = parse("0 sendRecv 1000 1 1000 3 0 0");  // MPI_Sendrecv: counts and ranks, no tags
+  BOOST_TEST((sr.kind == TiKind::SendRecv));
+  BOOST_TEST(sr.send_count == 1000);
+  BOOST_TEST(sr.dst == 1);
+  BOOST_TEST(sr.src == 3);
+  const auto ss = parse("0 Ssend 1 2 10 1");
+  BOOST_TEST((ss.kind == TiKind::Send));
+  BOOST_TEST(ti_action_name(ss) == "Ssend");
+  BOOST_TEST((parse("0 ibsend 1 2 10 1").kind == TiKind::Isend));
+  BOOST_TEST(parse("0 waitAny 2").amount == 2.0);
+}
+
 BOOST_AUTO_TEST_CASE(collective_lines_as_simgrid_writes_them) {
   const auto b = parse("0 bcast 1000 0 0 ");  // SimGrid leaves a trailing blank
   BOOST_TEST(b.count == 1000);
@@ -101,9 +114,10 @@ BOOST_AUTO_TEST_CASE(every_action_is_written_back_as_read) {
       "0 scatter 10 10 0 0 0", "0 scatterv 1 2 3 4 1 0 0 0", "0 allgather 10 10 0 0",
       "0 allgatherv 1 1 2 3 4 0 0", "0 reducescatter 1 2 3 4 0 0", "0 comm_size 4", "0 comm_split 0 1 3",
       "0 comm_dup 2", "0 allreduce 5 0 0 comm=2", "0 isend 1 4 64 6 type=vector:16,1,16:float comm=1",
-      "3 gatherv 1 1 2 0 0 0 comm=1"};
+      "3 gatherv 1 1 2 0 0 0 comm=1", "0 sendRecv 1000 1 1000 3 0 0", "0 Ssend 1 2 10 1", "0 bsend 1 2 10 1",
+      "0 ISsend 1 2 10 1", "0 ibsend 1 2 10 1", "0 waitAny 2", "0 testany", "0 testall", "0 testsome"};
   for (const auto& line : lines) BOOST_TEST(format_ti_action(parse(line)) == line);
-  BOOST_TEST(ti_action_names().size() == 27u);
+  BOOST_TEST(ti_action_names().size() == 36u);
 }
 
 BOOST_AUTO_TEST_CASE(lines_on_a_communicator_count_its_ranks_not_the_world) {

@@ -37,6 +37,12 @@ constexpr std::array kKindNames{
     KindName{TiKind::Allgatherv, "allgatherv"}, KindName{TiKind::ReduceScatter, "reducescatter"},
     KindName{TiKind::CommSize, "comm_size"},  KindName{TiKind::CommSplit, "comm_split"},
     KindName{TiKind::CommDup, "comm_dup"},
+    // What else SimGrid 3.32's tracer writes (smpi_pmpi_request.cpp).
+    KindName{TiKind::SendRecv, "sendRecv"},   KindName{TiKind::Send, "Ssend"},
+    KindName{TiKind::Send, "bsend"},          KindName{TiKind::Isend, "ISsend"},
+    KindName{TiKind::Isend, "ibsend"},        KindName{TiKind::WaitAny, "waitAny"},
+    KindName{TiKind::TestAny, "testany"},     KindName{TiKind::TestAll, "testall"},
+    KindName{TiKind::TestSome, "testsome"},
 };
 
 // SimGrid 3.32's predefined datatypes (smpi_datatype.cpp), by id: the size is
@@ -276,10 +282,31 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
     case TiKind::CommDup:
       if (f.size() > 2) a.parent = f.in_range(2, "parent communicator", 0, 2147483647);
       break;
+    case TiKind::SendRecv:
+      f.need(6, "RANK sendRecv SEND_COUNT DST RECV_COUNT SRC [DATATYPE1 [DATATYPE2]]");
+      a.send_count = f.count(2, "send count");
+      a.dst = f.rank(3, "destination", world);
+      a.recv_count = f.count(4, "receive count");
+      a.src = f.rank(5, "source", world, true);
+      a.datatype1 = f.datatype(6);
+      a.datatype2 = f.datatype(7);
+      break;
+    case TiKind::WaitAny:
+      f.need(3, "RANK waitAny N");
+      a.amount = static_cast<double>(f.count(2, "request count"));
+      break;
+    case TiKind::TestAny:
+    case TiKind::TestAll:
+    case TiKind::TestSome:
+      break;
   }
 }
 
 }  // namespace
+
+std::string_view ti_action_name(const TiAction& action) {
+  return action.name.empty() ? ti_kind_name(action.kind) : action.name;
+}
 
 std::string_view ti_kind_name(TiKind kind) {
   for (const auto& k : kKindNames) {
@@ -328,6 +355,7 @@ std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& 
     line.fail(1, fmt::format("unknown action '{}'{}", name, did_you_mean(name, ti_action_names())));
   }
   action.kind = found->kind;
+  action.name = found->name;
   action.comm = comm;
   action.layout = layout;
   // Peers, roots and count arrays are relative to the call's communicator.
@@ -358,7 +386,7 @@ void append_types(std::string& out, const std::string& a, const std::string& b =
 }  // namespace
 
 std::string format_ti_action(const TiAction& a) {
-  std::string out = fmt::format("{} {}", a.rank, ti_kind_name(a.kind));
+  std::string out = fmt::format("{} {}", a.rank, ti_action_name(a));
   auto number = [](double v) { return fmt::format("{}", v); };
   switch (a.kind) {
     case TiKind::Init:
@@ -437,6 +465,17 @@ std::string format_ti_action(const TiAction& a) {
       break;
     case TiKind::CommDup:
       out += fmt::format(" {}", a.parent);
+      break;
+    case TiKind::SendRecv:
+      out += fmt::format(" {} {} {} {}", a.send_count, a.dst, a.recv_count, a.src);
+      append_types(out, a.datatype1, a.datatype2);
+      break;
+    case TiKind::WaitAny:
+      out += " " + number(a.amount);
+      break;
+    case TiKind::TestAny:
+    case TiKind::TestAll:
+    case TiKind::TestSome:
       break;
   }
   if (!a.layout.empty()) out += " type=" + a.layout;

@@ -19,6 +19,9 @@
 //   0 scatterv SCOUNT*n RCOUNT [ROOT [DT1 [DT2]]] 0 reducescatter RCOUNT*n FLOPS [DT]
 //   0 alltoallv SSUM SCOUNT*n RSUM RCOUNT*n [DT1 [DT2]]
 //   0 comm_size N                   0 comm_split [PARENT COLOR KEY]   0 comm_dup [PARENT]
+//   0 sendRecv SCOUNT DST RCOUNT SRC [DT1 [DT2]]   (MPI_Sendrecv; tags are not recorded: 0)
+//   0 Ssend / bsend ... as send     0 ISsend / ibsend ... as isend
+//   0 waitAny N                     0 testany / testall / testsome   (no request named)
 //
 // n is the size of MPI_COMM_WORLD (SimGrid's replay uses it for every
 // collective). Counts are in elements of the SimGrid datatype id DT (0 double,
@@ -56,14 +59,18 @@ enum class TiKind : std::uint8_t {
   Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Gather, Gatherv, Scatter, Scatterv,
   Allgather, Allgatherv, ReduceScatter,
   CommSize, CommSplit, CommDup,
+  SendRecv, WaitAny, TestAny, TestAll, TestSome,
 };
 
-// The action's name in traces, e.g. "reducescatter".
+// The action's name in traces, e.g. "reducescatter" (the one contend writes).
 std::string_view ti_kind_name(TiKind kind);
+// The name `action` was read with (or its kind's).
+std::string_view ti_action_name(const struct TiAction& action);
 const std::vector<std::string>& ti_action_names();
 
 struct TiAction {
   TiKind kind = TiKind::Init;
+  std::string_view name;  // as written (Ssend and send are both TiKind::Send); empty: the kind's name
   int rank = 0;
   // send/isend/recv/irecv: the peer (-1: any source); test/wait: src and dst.
   int peer = 0;

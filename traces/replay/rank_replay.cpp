@@ -145,20 +145,26 @@ bool is_collective(TiKind k) {
 class RequestStore {
  public:
   using Key = std::tuple<int, int, int, int>;
-  void add(const Key& key, std::optional<RequestId> id) { store_[key].push_back(id); }
+  void add(const Key& key, std::optional<RequestId> id) { store_[key].push_back({next_++, id}); }
   // The oldest request with this key; nothing if none was posted.
   std::optional<std::optional<RequestId>> pop(const Key& key) {
     auto it = store_.find(key);
     if (it == store_.end()) return std::nullopt;
-    auto id = it->second.front();
-    it->second.pop_front();
-    if (it->second.empty()) store_.erase(it);
-    return id;
+    return pop_front(it);
+  }
+  // The oldest request of all (SimGrid's waitAny names none); nothing if none is pending.
+  std::optional<std::optional<RequestId>> pop_oldest() {
+    auto oldest = store_.end();
+    for (auto it = store_.begin(); it != store_.end(); ++it) {
+      if (oldest == store_.end() || it->second.front().first < oldest->second.front().first) oldest = it;
+    }
+    if (oldest == store_.end()) return std::nullopt;
+    return pop_front(oldest);
   }
   std::vector<RequestId> take_all() {
     std::vector<RequestId> ids;
     for (auto& [key, queue] : store_) {
-      for (auto id : queue) {
+      for (const auto& [order, id] : queue) {
         if (id) ids.push_back(*id);
       }
     }
@@ -167,7 +173,15 @@ class RequestStore {
   }
 
  private:
-  std::map<Key, std::deque<std::optional<RequestId>>> store_;
+  using Queue = std::deque<std::pair<std::uint64_t, std::optional<RequestId>>>;
+  std::optional<RequestId> pop_front(std::map<Key, Queue>::iterator it) {
+    auto id = it->second.front().second;
+    it->second.pop_front();
+    if (it->second.empty()) store_.erase(it);
+    return id;
+  }
+  std::map<Key, Queue> store_;
+  std::uint64_t next_ = 0;  // posting order
 };
 
 class RankReplay {
@@ -189,7 +203,7 @@ class RankReplay {
 
   void run() {
     while (auto action = source_.next()) {
-      ++shared_.counts()[std::string(ti_kind_name(action->kind))];
+      ++shared_.counts()[std::string(ti_action_name(*action))];
       perform(*action);
     }
     mpi_.waitall(requests_.take_all());
@@ -255,6 +269,16 @@ class RankReplay {
     }
   }
 
+  // SimGrid's sendRecv: an isend and an irecv, both with tag 0 (the trace
+  // has no tags; SimGrid's replay uses 0 too), then a wait for both.
+  void send_receive(const TiAction& a) {
+    const coll::Communicator& c = comm(a.comm);
+    const RequestId sent = mpi_.isend(world_peer(c, a.dst), bytes(a.send_count, a.datatype1), 0, c.context);
+    const RequestId received =
+        mpi_.irecv(world_peer(c, a.src), bytes(a.recv_count, a.datatype2), 0, c.context);
+    mpi_.waitall({sent, received});
+  }
+
   void collective(const TiAction& a) {
     const coll::Communicator& c = comm(a.comm);
     coll::run_collective(mpi_, c, collective_call(a, c, default_is_double_, source_.where()), mpi_.collective_settings());
@@ -316,6 +340,11 @@ class RankReplay {
         }
         break;
       case TiKind::Sleep: mpi_.sleep(a.amount); break;
+      case TiKind::SendRecv: send_receive(a); break;
+      case TiKind::WaitAny:
+        if (auto id = requests_.pop_oldest(); id && *id) mpi_.wait(**id);
+        break;
+      case TiKind::TestAny: case TiKind::TestAll: case TiKind::TestSome: break;  // SimGrid names no request
       case TiKind::CommSplit: split(a); break;
       case TiKind::CommDup: dup(a); break;
       default: fail(fmt::format("'{}' cannot be replayed", ti_kind_name(a.kind)));
