@@ -105,7 +105,7 @@ void Tracer::start(int world_rank) {
   make_directory(dir_);
   trace_.open(dir_ + "/rank-" + std::to_string(rank_) + ".txt");
   calls_.open(dir_ + "/calls-" + std::to_string(rank_) + ".csv");
-  calls_.append("call,start,duration\n");
+  calls_.append("call,start,duration,compute_before\n");
   comms_[MPI_COMM_WORLD] = 0;
   active_ = true;
   line("init");
@@ -115,6 +115,7 @@ void Tracer::start(int world_rank) {
 void Tracer::begin() {
   call_begin_ = now();
   const double gap = call_begin_ - last_exit_;
+  gap_before_ = gap;
   comp_ += gap;
   pending_compute_ += gap;  // written before the next line (calls left out of the trace join the gaps)
 }
@@ -122,7 +123,8 @@ void Tracer::begin() {
 void Tracer::end(const char* call, CallKind kind) {
   const double t = now();
   const double duration = t - call_begin_;
-  calls_.append(std::string(call) + "," + number(call_begin_ - init_end_) + "," + number(duration) + "\n");
+  calls_.append(std::string(call) + "," + number(call_begin_ - init_end_) + "," + number(duration) + "," +
+                number(gap_before_) + "\n");
   mpi_ += duration;
   switch (kind) {
     case CallKind::Nonblocking: nonblocking_.add(duration); break;

@@ -105,7 +105,7 @@ class Tracer {
   void finish();               // before PMPI_Finalize
 
   // Around one MPI call: begin() notes the computation since the last call,
-  // end() its duration (written to calls-R.csv as `call,start,duration`).
+  // end() its duration (written to calls-R.csv as `call,start,duration,compute_before`).
   void begin();
   void end(const char* call, CallKind kind);
 
@@ -139,6 +139,7 @@ class Tracer {
   double init_end_ = 0, last_exit_ = 0, call_begin_ = 0;
   double comp_ = 0, mpi_ = 0;
   double pending_compute_ = 0;  // seconds of computation not yet written
+  double gap_before_ = 0;       // seconds of computation before the current call
   Stats nonblocking_, test_, wait_, blocking_, other_;
   std::unordered_map<MPI_Comm, int> comms_;
   int next_comm_ = 1;
