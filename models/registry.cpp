@@ -6,6 +6,7 @@
 #include "loggops/loggops.hpp"
 #include "maxmin/maxmin.hpp"
 #include "staircase/staircase.hpp"
+#include "taulop/taulop.hpp"
 
 namespace contend {
 
@@ -16,6 +17,7 @@ const ModelRegistry& all_models() {
     r.add(staircase_model_info());
     r.add(flowcut_model_info());
     r.add(loggops_model_info());
+    r.add(taulop_model_info());
     return r;
   }();
   return registry;

@@ -10,7 +10,7 @@ packages=(
   # OTF2 trace import (traces/formats/otf2_*)
   libotf2-trace-dev
   # the emulated cluster (validation/testbed) and the calibration benchmarks (calibrate/)
-  libopenmpi-dev openmpi-bin libhwloc-dev iproute2 ethtool iputils-ping util-linux python3-matplotlib
+  libopenmpi-dev openmpi-bin libhwloc-dev libeigen3-dev iproute2 ethtool iputils-ping util-linux python3-matplotlib
 )
 
 missing=()

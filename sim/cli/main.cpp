@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
   actions["fit-multipair"] = contend::cli::add_fit_multipair_command(app);
   actions["pingpong"] = contend::cli::add_pingpong_command(app);
   actions["progress"] = contend::cli::add_progress_command(app);
+  actions["fit-taulop"] = contend::cli::add_fit_taulop_command(app);
+  actions["select"] = contend::cli::add_select_command(app);
   actions["convert-trace"] = contend::cli::add_convert_trace_command(app);
 
   // An unknown subcommand gets a "did you mean" rather than CLI11's generic message.
