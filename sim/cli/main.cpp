@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   actions["progress"] = contend::cli::add_progress_command(app);
   actions["fit-taulop"] = contend::cli::add_fit_taulop_command(app);
   actions["select"] = contend::cli::add_select_command(app);
+  actions["convert-trace"] = contend::cli::add_convert_trace_command(app);
 
   // An unknown subcommand gets a "did you mean" rather than CLI11's generic message.
   if (argc > 1 && argv[1][0] != '-' && actions.find(argv[1]) == actions.end()) {
