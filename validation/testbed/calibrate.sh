@@ -17,6 +17,11 @@
 #      nodes (models.loggops.inter_node); the protocol ranges split at the
 #      template's eager thresholds (Open MPI's limits; --switch platform), so
 #      the other models' thresholds stay as they are.
+#   6. Nuriyev et al.'s parameter estimation (calibrate/taulop): NBFTs over
+#      shared memory (4 ranks of one node) and over the network (one rank on
+#      each of the 4 suite nodes), then broadcast + flat gather on the suite's
+#      16 ranks for each of the six algorithms, Open MPI forced to each;
+#      `contend fit-taulop` writes models.taulop.
 # Usage: calibrate.sh BUILD_DIR PLATFORM_OUT RAW_DIR [quick]
 #   quick: fewer sizes and samples (the CI version)
 set -euo pipefail
@@ -91,7 +96,7 @@ CTD_HOSTS=6 "$source_dir/calibrate/flowcut/calibrate.sh" --platform "$platform" 
 
 # LogGOPS (Netgauge PRTT method), contiguous data and one vector datatype.
 if [ "$mode" = quick ]; then
-  netgauge=(--max-size 64KiB --repetitions 5 --pingpong-iterations 20)
+  netgauge=(--max-size 256KiB --repetitions 3 --pingpong-iterations 10)  # three rendezvous sizes over TCP
 else
   netgauge=(--max-size 256KiB --repetitions 11 --pingpong-iterations 20)
 fi
@@ -105,4 +110,18 @@ netgauge_run() {  # netgauge_run NAME LEVEL SECTION PPR
 }
 netgauge_run intra_node intra_socket default ppr:2:node
 netgauge_run inter_node inter_node inter_node ppr:1:node
+# tau-Lop (Nuriyev Sec. 5) on the suite's nodes and ranks.
+if [ "$mode" = quick ]; then
+  taulop=(--min-size 16KiB --max-size 64KiB --samples 3 --calls 20)
+else
+  taulop=(--min-size 16KiB --max-size 1MiB --samples 5 --calls 50)
+fi
+suite_ranks=$((CTD_SUITE_NODES * CTD_SLOTS))
+ctd_log "taulop: NBFT and broadcast + gather ($suite_ranks ranks, ${taulop[*]})"
+"$source_dir/calibrate/taulop/calibrate.sh" --platform "$platform" --bin "$build/bin" --raw-dir "$raw/taulop" \
+  --procs "$suite_ranks" "${taulop[@]}" \
+  --launcher "$CTD_DIR/mpirun.sh -np $suite_ranks" \
+  --shm-launcher "$CTD_DIR/mpirun.sh -np $CTD_SLOTS --map-by ppr:$CTD_SLOTS:node" \
+  --net-launcher "$CTD_DIR/mpirun.sh -np $CTD_SUITE_NODES --map-by node" > "$raw/taulop.log" 2>&1 ||
+  { cat "$raw/taulop.log" >&2; ctd_die "taulop calibration failed"; }
 "$contend" platform "$platform"
