@@ -1,7 +1,9 @@
 #include "tracer.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -242,18 +244,25 @@ void Tracer::finish() {
   std::vector<double> rows(rank_ == 0 ? row.size() * static_cast<std::size_t>(world_) : 0);
   PMPI_Gather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, rows.data(), static_cast<int>(row.size()),
               MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  // Where each rank ran, so that a comparison can check the placement it predicts.
+  constexpr int kHostChars = 64;
+  std::array<char, kHostChars> host{};
+  if (gethostname(host.data(), host.size() - 1) != 0) std::strcpy(host.data(), "unknown");
+  std::vector<char> hosts(rank_ == 0 ? host.size() * static_cast<std::size_t>(world_) : 0);
+  PMPI_Gather(host.data(), kHostChars, MPI_CHAR, hosts.data(), kHostChars, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (rank_ != 0) return;
   std::string index, profile, measured;
   profile = "rank,t_noprogress,t_comp,n_nonblocking,t_min_nonblocking,n_test,t_min_test,n_wait,t_min_wait,"
             "n_blocking,t_blocking,t_other,t_mpi\n";
-  measured = "rank,time,mpi_time,comp_time\n";
+  measured = "rank,time,mpi_time,comp_time,host\n";
   for (int r = 0; r < world_; ++r) {
     const double* v = rows.data() + static_cast<std::size_t>(r) * row.size();
     index += "rank-" + std::to_string(r) + ".txt\n";
     profile += std::to_string(r);
     for (std::size_t i = 0; i < row.size(); ++i) profile += "," + number(v[i]);
     profile += "\n";
-    measured += std::to_string(r) + "," + number(v[0]) + "," + number(v[11]) + "," + number(v[1]) + "\n";
+    measured += std::to_string(r) + "," + number(v[0]) + "," + number(v[11]) + "," + number(v[1]) + "," +
+                std::string(hosts.data() + static_cast<std::size_t>(r) * kHostChars) + "\n";
   }
   write_atomically(dir_ + "/trace.txt", index);
   write_atomically(dir_ + "/profile.csv", profile);

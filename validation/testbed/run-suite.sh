@@ -28,6 +28,12 @@ else
   workloads=(irregular-a irregular-b conflicts bcast-binomial bcast-ompi)
   repetitions=15
 fi
+# Sample applications replayed from their traces (full suite only): NAME ARGS
+if [ "$mode" = quick ]; then
+  apps=()
+else
+  apps=("jacobi3d 48 20" "cg 40 20" "bcast_heavy 12")
+fi
 # contend mapping -> Open MPI placement with the hostfile's slots
 declare -A map_by=([block]=slot [cyclic]=node)
 mappings=(block cyclic)
@@ -58,6 +64,54 @@ for w in "${workloads[@]}"; do
       fi
     done
     echo "$case_name,$w,$m,$ranks,$repetitions,$warmup,$((drops1 - drops0)),$((retrans1 - retrans0))" >> "$results/cases.csv.tmp"
+  done
+done
+
+# The sample applications (traces/examples), run for real under the PMPI
+# tracer: each repetition is a fresh mpirun that writes its trace and the
+# measured per-rank times (MPI_Init to MPI_Finalize, computation included);
+# contend replays the first repetition's trace (its computation as recorded,
+# flops at the template's 1 Gflop/s) under every model.
+tracer=$build/lib/libcontend-trace.so
+app_predict() {  # app_predict CASE TRACE MAPPING
+  local case_name=$1 trace=$2 m=$3 model out
+  for model in "${models[@]}"; do
+    out="$results/predicted/$case_name.$model.csv"
+    if ! "$contend" simulate --platform "$platform" --trace "$trace" --mapping "$m" --model "$model" \
+         --per-rank "$out" --quiet > /dev/null 2> "$out.err"; then
+      ctd_log "model $model cannot predict $case_name: $(head -1 "$out.err")"
+      rm -f "$out"
+    else
+      rm -f "$out.err"
+    fi
+  done
+}
+for app in "${apps[@]}"; do
+  read -r name args <<< "$app"
+  [ -x "$build/bin/$name" ] && [ -f "$tracer" ] || ctd_die "build $build first ($name, libcontend-trace.so)"
+  for m in "${mappings[@]}"; do
+    case_name="app-$name.$m"
+    ctd_log "run $case_name ($ranks ranks, $repetitions runs under the tracer)"
+    read -r drops0 retrans0 < <(ctd_loss_counters)
+    raw="$results/measured/$case_name.csv"
+    echo "repetition,rank,host,time,late" > "$raw.tmp"
+    for rep in $(seq 1 "$repetitions"); do
+      dir="$results/traces/$case_name/run-$rep"
+      rm -rf "$dir"
+      mkdir -p "$(dirname "$dir")"
+      # shellcheck disable=SC2086
+      "$CTD_DIR/mpirun.sh" -np "$ranks" --map-by "${map_by[$m]}" -x LD_PRELOAD="$tracer" -x CONTEND_TRACE_DIR="$dir" \
+        -x CONTEND_TRACE_SPEED=1e9 "$build/bin/$name" $args > "$dir.log" 2>&1 ||
+        { cat "$dir.log" >&2; ctd_die "$name failed on $case_name"; }
+      rm -f "$dir.log"
+      awk -F, -v rep="$rep" 'NR > 1 {print rep "," $1 "," $5 "," $2 ",0"}' "$dir/measured.csv" >> "$raw.tmp"
+    done
+    mv "$raw.tmp" "$raw"
+    read -r drops1 retrans1 < <(ctd_loss_counters)
+    app_predict "$case_name" "$results/traces/$case_name/run-1/trace.txt" "$m"
+    # Keep one trace per case (the replayed one); the others only gave times.
+    find "$results/traces/$case_name" -mindepth 1 -maxdepth 1 -name 'run-*' ! -name run-1 -exec rm -rf {} +
+    echo "$case_name,app-$name,$m,$ranks,$repetitions,0,$((drops1 - drops0)),$((retrans1 - retrans0))" >> "$results/cases.csv.tmp"
   done
 done
 mv "$results/cases.csv.tmp" "$results/cases.csv"
