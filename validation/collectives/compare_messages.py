@@ -35,13 +35,21 @@ ALGORITHMS = {
     "allgather": ["linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc"],
     "alltoall": ["linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"],
     "reduce_scatter": ["non_overlapping", "recursive_halving", "ring", "butterfly"],
+    "allgatherv": ["default", "bruck", "ring", "neighbor", "two_proc"],
+    "alltoallv": ["linear", "pairwise"],
+    "gatherv": [],  # coll/basic's only algorithm
+    "scatterv": [],
 }
+V_OPS = ("gatherv", "scatterv", "allgatherv", "alltoallv")
 SIZES = {"barrier": [0]}
 
 
 def cases():
+    only = os.environ.get("OPS", "").split(",") if os.environ.get("OPS") else None
     for procs in (4, 5, 8):
         for op, algs in ALGORITHMS.items():
+            if only and op not in only:
+                continue
             # 100008 B = 12501 doubles: counts that do not divide evenly.
             for size in SIZES.get(op, [65536, 100008]):
                 yield procs, op, size, None, 0
@@ -87,8 +95,12 @@ def simulated_messages(contend, procs, op, size, alg, seg, work):
     pattern = os.path.join(work, "case.pattern")
     with open(pattern, "w") as f:
         f.write(f"ranks {procs}\n")
-        f.write({"barrier": "barrier\n"}.get(op, f"{op} 0 {size}\n" if op in ("bcast", "reduce", "gather", "scatter")
-                                                else f"{op} {size}\n"))
+        if op in V_OPS:  # rank i's block: (i % 3) * size, as ompi_collective.c
+            blocks = ",".join(str((i % 3) * size) for i in range(procs))
+            f.write(f"{op} 0 {blocks}\n" if op in ("gatherv", "scatterv") else f"{op} {blocks}\n")
+        else:
+            f.write({"barrier": "barrier\n"}.get(op, f"{op} 0 {size}\n" if op in ("bcast", "reduce", "gather", "scatter")
+                                                    else f"{op} {size}\n"))
     out = os.path.join(work, "messages.csv")
     cmd = [contend, "simulate", "--platform", PLATFORM, "--pattern", pattern, "--quiet", "--messages", out]
     if alg is not None:
@@ -116,7 +128,7 @@ def main():
             # Open MPI's basic linear alltoall uses persistent requests
             # (isend_init/irecv_init + start), which pml/monitoring does not
             # see: nothing to compare.
-            invisible = op == "alltoall" and not real[0] and sum(sim[0].values()) > 0
+            invisible = op in ("alltoall", "alltoallv") and not real[0] and sum(sim[0].values()) > 0
             verdict = "yes" if same else ("n/a (persistent requests)" if invisible else "**NO**")
             failures += not same and not invisible
             name = (alg or "fixed rule") + (f":{seg}" if seg else "")
