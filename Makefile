@@ -35,6 +35,9 @@ bench: build
 	bench/engine_scaling.sh --models staircase
 	bench/engine_scaling.sh --models maxmin --ranks 512 --time-limit 300
 	bench/flowcut_scaling.sh --ranks "512 2048"
+	bench/taulop_bcast.sh
+	bench/tracer_overhead.sh
+	bench/ti_replay_memory.sh
 
 validate: build
 	validation/flowcut/run.sh $(BUILD_DIR)/bin/contend

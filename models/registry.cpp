@@ -3,8 +3,10 @@
 #include "registry.hpp"
 
 #include "flowcut/flowcut.hpp"
+#include "loggops/loggops.hpp"
 #include "maxmin/maxmin.hpp"
 #include "staircase/staircase.hpp"
+#include "taulop/taulop.hpp"
 
 namespace contend {
 
@@ -14,6 +16,8 @@ const ModelRegistry& all_models() {
     r.add(maxmin_model_info());
     r.add(staircase_model_info());
     r.add(flowcut_model_info());
+    r.add(loggops_model_info());
+    r.add(taulop_model_info());
     return r;
   }();
   return registry;

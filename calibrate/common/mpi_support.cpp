@@ -9,8 +9,11 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
+
+#include "util/error.hpp"
 
 namespace contend::mpi_support {
 
@@ -60,6 +63,25 @@ double common_start(double margin) {
   MPI_Bcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   sleep_until(start);
   return start;
+}
+
+int run_mpi_main(int& argc, char**& argv, const char* program, const std::function<int(int rank, int size)>& body) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int status = 0;
+  try {
+    status = body(rank, size);
+  } catch (const contend::Error& e) {
+    if (rank == 0) std::cerr << program << ": error: " << e.what() << "\n";
+    status = 1;
+  } catch (const std::exception& e) {
+    std::cerr << program << ": error on rank " << rank << ": " << e.what() << "\n";
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return status;
 }
 
 }  // namespace contend::mpi_support

@@ -5,6 +5,7 @@
 // all ranks read one clock (CLOCK_MONOTONIC of one kernel: the emulated
 // cluster's namespaces). Removes the skew of barrier exits, milliseconds when
 // many ranks share few cores. On a real cluster use barriers instead.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,13 @@ std::string this_host();
 
 // Every rank's string (at most 63 characters kept), on every rank. Collective.
 std::vector<std::string> allgather_strings(const std::string& mine);
+
+// The body of an MPI program's main: MPI_Init, `body(rank, size)`, MPI_Finalize;
+// returns the exit status. A contend::Error is an input error that every rank
+// meets at the same place (same files, same options): rank 0 prints it as
+// "PROGRAM: error: ..." and every rank returns 1. Any other exception may
+// strike one rank alone, which would leave the others waiting forever: it is
+// printed with the rank and the job is aborted.
+int run_mpi_main(int& argc, char**& argv, const char* program, const std::function<int(int rank, int size)>& body);
 
 }  // namespace contend::mpi_support

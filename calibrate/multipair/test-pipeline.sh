@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the multi-pair calibration on this machine, without the
 # emulated cluster: multipair_bench on 2 ranks (one-way N = 1, both ways
-# N = 2, small sizes), contend fit-multipair into a copy of a platform file;
+# N = 2, sizes up to 16 MiB so that the copies outweigh scheduling noise
+# when other jobs load the 2 cores), contend fit-multipair into a copy of a platform file;
 # the intra_socket level must change and every other line stay as it was.
 # Usage: test-pipeline.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -12,7 +13,7 @@ rm -rf "$work"
 mkdir -p "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
 mpi=(mpirun -np 2 --oversubscribe --mca btl self,vader --mca mpi_yield_when_idle 1)
-args=(--level intra_socket --min-size 256KiB --max-size 4MiB --factor 4 --repeats 4 --samples 5)
+args=(--level intra_socket --min-size 256KiB --max-size 16MiB --factor 4 --repeats 4 --samples 5)
 "${mpi[@]}" "$build/bin/multipair_bench" "${args[@]}" --unidirectional -o "$work/uni.csv" 2> "$work/uni.log"
 "${mpi[@]}" "$build/bin/multipair_bench" "${args[@]}" -o "$work/bi.csv" 2> "$work/bi.log"
 # Placement is checked: inter_node with both ranks on this host is refused.

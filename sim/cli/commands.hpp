@@ -16,6 +16,12 @@ Action add_platform_command(CLI::App& app);
 Action add_analyze_command(CLI::App& app);
 Action add_compare_command(CLI::App& app);
 Action add_fit_multipair_command(CLI::App& app);
+Action add_fit_loggops_command(CLI::App& app);
+Action add_pingpong_command(CLI::App& app);
+Action add_progress_command(CLI::App& app);
+Action add_fit_taulop_command(CLI::App& app);
+Action add_select_command(CLI::App& app);
+Action add_convert_trace_command(CLI::App& app);
 
 // Peak resident memory of this process, bytes.
 long long peak_memory_bytes();

@@ -51,6 +51,12 @@ int main(int argc, char** argv) {
   actions["analyze"] = contend::cli::add_analyze_command(app);
   actions["compare"] = contend::cli::add_compare_command(app);
   actions["fit-multipair"] = contend::cli::add_fit_multipair_command(app);
+  actions["fit-loggops"] = contend::cli::add_fit_loggops_command(app);
+  actions["pingpong"] = contend::cli::add_pingpong_command(app);
+  actions["progress"] = contend::cli::add_progress_command(app);
+  actions["fit-taulop"] = contend::cli::add_fit_taulop_command(app);
+  actions["select"] = contend::cli::add_select_command(app);
+  actions["convert-trace"] = contend::cli::add_convert_trace_command(app);
 
   // An unknown subcommand gets a "did you mean" rather than CLI11's generic message.
   if (argc > 1 && argv[1][0] != '-' && actions.find(argv[1]) == actions.end()) {

@@ -3,8 +3,10 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 
 #include "commands.hpp"
+#include "dedicated_core/progress_profile.hpp"
 #include "engine/simulation.hpp"
 #include "formats/pattern.hpp"
 #include "mapping/mapping.hpp"
@@ -14,6 +16,7 @@
 #include "util/atomic_file.hpp"
 #include "workload/collective_step.hpp"
 #include "workload/pattern_workload.hpp"
+#include "replay/trace_workload.hpp"
 
 namespace contend::cli {
 
@@ -26,8 +29,8 @@ long long peak_memory_bytes() {
 namespace {
 
 struct SimulateOptions {
-  std::string platform, pattern, mapping = "block", model = "maxmin", progress;
-  std::string per_rank, messages, json;
+  std::string platform, pattern, trace, mapping = "block", model = "maxmin", progress;
+  std::string per_rank, messages, json, progress_profile;
   std::string ompi = "4.1";
   std::vector<std::string> coll;
   bool oversubscribe = false;
@@ -57,7 +60,19 @@ int run_simulate(const SimulateOptions& o) {
   const coll::CollectiveSettings collectives = collective_settings(o);
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
-  PatternWorkload workload = read_pattern(o.pattern);
+  std::unique_ptr<Workload> workload_owner;
+  TraceWorkload* trace = nullptr;
+  const PatternWorkload* pattern = nullptr;
+  if (!o.trace.empty()) {
+    auto opened = open_trace_workload(o.trace);
+    trace = opened.get();
+    workload_owner = std::move(opened);
+  } else {
+    auto read = std::make_unique<PatternWorkload>(read_pattern(o.pattern));
+    pattern = read.get();
+    workload_owner = std::move(read);
+  }
+  Workload& workload = *workload_owner;
   const Mapping mapping = make_mapping(o.mapping, workload.rank_count(), platform.nodes, o.oversubscribe);
   const auto inputs_read = std::chrono::steady_clock::now();
 
@@ -74,7 +89,16 @@ int run_simulate(const SimulateOptions& o) {
   if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_rank_csv(out, results); });
   if (!o.messages.empty()) write_file_atomically(o.messages, [&](std::ostream& out) { write_messages_csv(out, results); });
   if (!o.json.empty()) write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results); });
+  if (!o.progress_profile.empty()) {
+    write_file_atomically(o.progress_profile,
+                          [&](std::ostream& out) { write_progress_profile(out, profile_of(results)); });
+  }
   if (!o.quiet) print_summary(std::cout, results);
+  if (!o.quiet && trace) {
+    std::string actions;
+    for (const auto& [name, count] : trace->action_counts()) actions += fmt::format(" {} {}", name, count);
+    fmt::print("  trace actions  {}\n", actions);
+  }
   if (o.stats) {
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - begin;
     const std::chrono::duration<double> reading = inputs_read - begin;
@@ -84,7 +108,7 @@ int run_simulate(const SimulateOptions& o) {
                "{:.0f} messages/s simulated\n",
                wall.count(), reading.count(), simulation.count(), static_cast<double>(peak_memory_bytes()) / 1048576.0,
                results.total_messages(), simulation.count() > 0 ? msgs / simulation.count() : 0.0);
-    print_collective_choices(workload, collectives);
+    if (pattern) print_collective_choices(*pattern, collectives);
   }
   return 0;
 }
@@ -95,7 +119,13 @@ Action add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* cmd = app.add_subcommand("simulate", "Predict per-rank communication times of a workload on a platform");
   cmd->add_option("--platform", o->platform, "Platform YAML file (platforms/*.yaml)")->required();
-  cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line")->required();
+  auto* pattern = cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line");
+  auto* trace = cmd->add_option("--trace", o->trace, "Trace to replay: SimGrid TI index or single file, or OTF2 anchor (*.otf2)");
+  pattern->excludes(trace);
+  trace->excludes(pattern);
+  cmd->callback([pattern, trace] {
+    if (pattern->count() == 0 && trace->count() == 0) throw CLI::RequiredError("--pattern or --trace");
+  });
   cmd->add_option("--mapping", o->mapping, "block | cyclic | socket | FILE ('rank node socket core' lines)")
       ->capture_default_str();
   cmd->add_option("--model", o->model, "Bandwidth-sharing model ('contend models' lists them)")->capture_default_str();
@@ -105,6 +135,8 @@ Action add_simulate_command(CLI::App& app) {
   cmd->add_option("--per-rank", o->per_rank, "Write rank,node,socket,core,recv_time,send_time,total_time CSV");
   cmd->add_option("--messages", o->messages, "Write src,dst,bytes,level,start,end CSV (one line per message)");
   cmd->add_option("--json", o->json, "Write the summary and per-rank times as JSON");
+  cmd->add_option("--progress-profile", o->progress_profile,
+                  "Write each rank's time per kind of MPI call (Denis et al.'s profile, for 'contend progress')");
   cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--ompi", o->ompi,

@@ -59,6 +59,10 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
   t.eager = bytes < platform_.level(level).eager_threshold;
   t.datatype = datatype;
   t.post_time = now();
+  // The call's CPU overhead keeps the rank inside MPI from now on: a
+  // rendezvous answer that reaches it meanwhile is handled at once.
+  const double overhead = model_->send_overhead(t);
+  rank(me).paying_overhead = overhead > 0;
   const TransferId tid = transfers_.add(t);
   auto& stats = level_stats_[static_cast<std::size_t>(level)];
   ++stats.messages;
@@ -90,9 +94,8 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
   } else {
     rank(dst).inbox.add_unexpected(key, tid);
   }
-  const Transfer posted = transfers_[tid];  // a copy: apply() and cpu() may let others run
   apply(fx);
-  cpu(me, model_->send_overhead(posted));
+  cpu(me, overhead);
   return rid;
 }
 
@@ -166,7 +169,9 @@ void EngineCore::bind(TransferId tid, int receiver_rank, RequestId recv, int cal
 void EngineCore::receiver_saw_request(TransferId tid, int caller, Effects& fx) {
   auto& t = transfers_[tid];
   auto& sender = rank(t.src);
-  if (caller != t.src && progresses(sender)) {
+  // The call that sent the request has returned by the time the answer
+  // comes back, unless it is still paying its CPU overhead.
+  if ((caller != t.src || sender.paying_overhead) && progresses(sender)) {
     t.handshake = Transfer::Handshake::None;
     start_transfer(tid, fx);
   } else {
@@ -329,8 +334,13 @@ void EngineCore::pay_receive_overhead(int me, double seconds) {
 // The rank's core is busy for `seconds` of MPI work (shared with whatever
 // else runs on the core).
 void EngineCore::cpu(int me, double seconds) {
-  if (seconds <= 0) return;
+  if (seconds <= 0) {
+    rank(me).paying_overhead = false;
+    return;
+  }
+  rank(me).paying_overhead = true;
   sg4::this_actor::execute(seconds * core_speed(me));
+  rank(me).paying_overhead = false;
 }
 
 double EngineCore::core_speed(int me) const { return ranks_[static_cast<std::size_t>(me)].host->get_speed(); }
@@ -494,6 +504,7 @@ Results EngineCore::collect_results() const {
   });
   for (const auto& r : ranks_) {
     out.ranks.push_back(RankResult{r.rank, r.place, r.recv_time, r.send_time, r.finish_time});
+    out.calls.push_back(r.calls);
     for (const auto& [key, tid] : r.inbox.pending_unexpected()) {
       out.warnings.push_back(fmt::format("rank {} never received a {}-byte message from rank {} (tag {})", r.rank,
                                          transfers_[tid].bytes, key.source, key.tag));

@@ -34,6 +34,8 @@ class EngineCore final : public TransferSink {
   DatatypeId intern(const Datatype& type) { return datatypes_.intern(type); }
   int rank_count() const { return static_cast<int>(ranks_.size()); }
   simgrid::s4u::Host* host_of(int rank) const { return ranks_[static_cast<std::size_t>(rank)].host; }
+  // Time rank `r` spent in each kind of MPI call (the Mpi handle counts it).
+  MpiCallStats& calls(int r) { return rank(r).calls; }
 
   // MPI operations, called from rank `me`'s actor.
   RequestId isend(int me, int dst, std::uint64_t bytes, int tag, int comm, DatatypeId datatype = kContiguous);
@@ -86,11 +88,13 @@ class EngineCore final : public TransferSink {
     int wait_unmatched = 0;     // ... of which not matched yet
     bool blocked_for_match = false;  // every incomplete one is unmatched
     bool sleeping = false;           // waiting on `wakeup`
+    bool paying_overhead = false;    // busy with an MPI call's CPU overhead (inside MPI)
     // Without background progression: rendezvous handshakes waiting for
     // this rank to enter an MPI call.
     std::vector<TransferId> handshakes;
     bool finished = false;
     double recv_time = 0, send_time = 0, finish_time = 0;
+    MpiCallStats calls;
   };
 
   // Every SimGrid call (starting a communication, notifying a condition
@@ -108,7 +112,9 @@ class EngineCore final : public TransferSink {
   void start_transfer(TransferId id, Effects& fx);
   void bind(TransferId id, int receiver, RequestId recv, int caller, Effects& fx);
   // Progression without a progress thread (Progress::None).
-  bool progresses(const RankState& r) const { return r.sleeping || r.finished; }
+  // A rank inside MPI: waiting, finished (MPI_Finalize), or paying an MPI
+  // call's CPU overhead (LogGOPS o + O k is time spent inside the call).
+  bool progresses(const RankState& r) const { return r.sleeping || r.finished || r.paying_overhead; }
   void receiver_saw_request(TransferId id, int caller, Effects& fx);
   void enter_mpi(int me, Effects& fx);
   void cpu(int me, double seconds);

@@ -2,7 +2,8 @@
 // What a rank's program sees: MPI-like point-to-point calls, compute and
 // sleep, all on SimGrid's clock. Workloads (patterns, traces, collectives)
 // are written against this handle and run inside the rank's actor, so they
-// read like ordinary blocking MPI code.
+// read like ordinary blocking MPI code. Every call's duration is counted by
+// kind (EngineCore::calls), as a PMPI profiler would.
 #include <cstdint>
 #include <vector>
 
@@ -27,25 +28,22 @@ class Mpi {
   int size() const { return core_.rank_count(); }
   double now() const;
 
-  RequestId isend(int dst, std::uint64_t bytes, int tag = 0, int comm = kCommWorld, DatatypeId type = kContiguous) {
-    return core_.isend(rank_, dst, bytes, tag, comm, type);
-  }
-  RequestId irecv(int src, std::uint64_t bytes, int tag = 0, int comm = kCommWorld, DatatypeId type = kContiguous) {
-    return core_.irecv(rank_, src, bytes, tag, comm, type);
-  }
+  RequestId isend(int dst, std::uint64_t bytes, int tag = 0, int comm = kCommWorld, DatatypeId type = kContiguous);
+  RequestId irecv(int src, std::uint64_t bytes, int tag = 0, int comm = kCommWorld, DatatypeId type = kContiguous);
   // The run's id of a datatype (MPI_Type_commit); `bytes` stay the payload size.
   DatatypeId datatype(const Datatype& type) { return core_.intern(type); }
-  void wait(RequestId id) { core_.wait(rank_, id); }
-  void waitall(const std::vector<RequestId>& ids) { core_.waitall(rank_, ids); }
+  void wait(RequestId id) { waitall(std::vector<RequestId>{id}); }
+  void waitall(const std::vector<RequestId>& ids);
   // True (and the request freed) if it has completed.
-  bool test(RequestId id) { return core_.test(rank_, id); }
-  void send(int dst, std::uint64_t bytes, int tag = 0, int comm = kCommWorld) { wait(isend(dst, bytes, tag, comm)); }
-  void recv(int src, std::uint64_t bytes, int tag = 0, int comm = kCommWorld) { wait(irecv(src, bytes, tag, comm)); }
+  bool test(RequestId id);
+  // Blocking calls (MPI_Send, MPI_Recv).
+  void send(int dst, std::uint64_t bytes, int tag = 0, int comm = kCommWorld, DatatypeId type = kContiguous);
+  void recv(int src, std::uint64_t bytes, int tag = 0, int comm = kCommWorld, DatatypeId type = kContiguous);
 
-  void compute(double flops) { core_.compute(rank_, flops); }
+  void compute(double flops);
   // `seconds` of computation at the core's nominal speed.
-  void compute_seconds(double seconds) { core_.compute(rank_, seconds * core_.core_speed(rank_)); }
-  void sleep(double seconds) { core_.sleep(rank_, seconds); }
+  void compute_seconds(double seconds) { compute(seconds * core_.core_speed(rank_)); }
+  void sleep(double seconds);
 
   // How this run executes collectives (coll::run_collective reads it).
   const coll::CollectiveSettings& collective_settings() const;

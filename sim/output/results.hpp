@@ -1,5 +1,6 @@
 #pragma once
 // What a simulation predicts, and how it is written out.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <ostream>
@@ -27,6 +28,27 @@ struct MessageRecord {
   double end = 0;    // when its last byte was delivered
 };
 
+// Time a rank spent in each kind of MPI call, as a PMPI profiler counts it
+// (Denis et al.'s classification, CCGRID 2022 Sec. III-C1): the input of
+// `contend progress` when the run had no progression.
+struct CallStats {
+  std::uint64_t count = 0;
+  double total = 0;
+  double min = 0;  // of one call; 0 if none
+  void add(double seconds) {
+    min = count == 0 ? seconds : std::min(min, seconds);
+    ++count;
+    total += seconds;
+  }
+};
+struct MpiCallStats {
+  CallStats nonblocking;  // Isend, Irecv
+  CallStats test;         // Test
+  CallStats wait;         // Wait, Waitall
+  CallStats blocking;     // Send, Recv
+  double outside = 0;     // compute and sleep: time outside MPI (t_comp)
+};
+
 struct LevelStats {
   std::uint64_t messages = 0;
   std::uint64_t bytes = 0;
@@ -38,6 +60,7 @@ struct Results {
   std::string workload;
   std::string mapping;
   std::vector<RankResult> ranks;
+  std::vector<MpiCallStats> calls;      // per rank
   std::vector<MessageRecord> messages;  // only when asked for (--messages)
   std::array<LevelStats, 3> levels{};
   std::vector<std::string> warnings;

@@ -1,6 +1,7 @@
 #include "formats/pattern.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -18,8 +19,74 @@ constexpr std::size_t kMaxMessages = std::numeric_limits<std::uint32_t>::max() -
 
 }  // namespace
 
+namespace {
+
+// `1ms`, `2e-3s` (seconds) or `2Gf`, `1e9flop`, `5Mflops` (flops): a unit is required.
+std::pair<double, ComputeStep::Unit> compute_amount(const PatternLine& line, std::size_t field) {
+  const std::string_view text = line[field];
+  const std::string help = "an amount of computation: a duration with its unit (1ms, 2e-3s) or flops (2Gf, 1e9flop)";
+  if (text.empty() || !std::isalpha(static_cast<unsigned char>(text.back()))) {
+    line.fail(field, "compute: expected " + help + ", got '" + std::string(text) + "'");
+  }
+  std::string flops(text);
+  if (flops.size() > 4 && flops.substr(flops.size() - 4) == "flop") flops += "s";
+  if (const auto f = units::parse_speed(flops); f && flops.find('/') == std::string::npos) {
+    return {*f, ComputeStep::Unit::Flops};
+  }
+  if (const auto s = units::parse_duration(text)) return {*s, ComputeStep::Unit::Seconds};
+  line.fail(field, "compute: expected " + help + ", got '" + std::string(text) + "'");
+}
+
+// ranks=0,2,4-7
+std::vector<int> rank_list(PatternLine& line, std::size_t field) {
+  std::string_view text = line[field].substr(6);
+  std::vector<int> ranks;
+  if (text.empty()) line.fail(field, "ranks=: expected a list of ranks such as 0,2,4-7");
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const auto item = text.substr(0, comma);
+    const auto dash = item.find('-');
+    if (dash == std::string_view::npos) {
+      ranks.push_back(line.rank_in(field, item, "ranks="));
+    } else {
+      const int low = line.rank_in(field, item.substr(0, dash), "ranks=");
+      const int high = line.rank_in(field, item.substr(dash + 1), "ranks=");
+      if (low > high) line.fail(field, "ranks=: range '" + std::string(item) + "' ends before it begins");
+      for (int r = low; r <= high; ++r) ranks.push_back(r);
+    }
+    if (comma == std::string_view::npos) break;
+    text = text.substr(comma + 1);
+    if (text.empty()) line.fail(field, "ranks=: a rank must follow ','");
+  }
+  return ranks;
+}
+
+std::unique_ptr<PatternStep> parse_compute(PatternLine& line) {
+  if (line.size() < 2) line.fail(0, "expected 'compute AMOUNT [ranks=LIST] [overlap]'");
+  const auto [amount, unit] = compute_amount(line, 1);
+  std::vector<int> ranks;
+  bool overlap = false, have_ranks = false;
+  for (std::size_t i = 2; i < line.size(); ++i) {
+    if (line[i] == "overlap" && !overlap) {
+      overlap = true;
+    } else if (line[i].substr(0, 6) == "ranks=" && !have_ranks) {
+      ranks = rank_list(line, i);
+      have_ranks = true;
+    } else {
+      line.fail(i, "expected 'ranks=LIST' or 'overlap' (each once), got '" + std::string(line[i]) + "'");
+    }
+  }
+  return std::make_unique<ComputeStep>(amount, unit, std::move(ranks), overlap);
+}
+
+}  // namespace
+
 const std::vector<PatternKeyword>& pattern_keywords() {
-  static const std::vector<PatternKeyword> keywords = collective_pattern_keywords();
+  static const std::vector<PatternKeyword> keywords = [] {
+    std::vector<PatternKeyword> all = collective_pattern_keywords();
+    all.push_back({"compute", "compute AMOUNT [ranks=LIST] [overlap]", parse_compute});
+    return all;
+  }();
   return keywords;
 }
 
@@ -34,8 +101,9 @@ SourceLocation PatternLine::where(std::size_t field) const {
 
 void PatternLine::fail(std::size_t field, const std::string& message) const { throw Error(where(field), message); }
 
-int PatternLine::rank(std::size_t field, const char* what) {
-  const auto text = fields_[field];
+int PatternLine::rank(std::size_t field, const char* what) { return rank_in(field, fields_[field], what); }
+
+int PatternLine::rank_in(std::size_t field, std::string_view text, const char* what) {
   long long v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc{} || ptr != text.data() + text.size() || v < 0 || v >= kMaxRanks) {
@@ -79,19 +147,39 @@ class PatternBuilder {
   }
   void end_exchange() {
     if (pending_.empty()) return;
-    blocks_.push_back(Block{std::move(pending_), nullptr});
+    blocks_.push_back(Block{std::move(pending_), nullptr, std::move(overlapped_)});
     pending_.clear();
+    overlapped_.clear();
   }
-  void add_step(std::unique_ptr<PatternStep> step) {
+  void add_step(std::unique_ptr<PatternStep> step, const PatternLine& line) {
+    if (step->overlaps_exchange()) {
+      if (pending_.empty()) {
+        line.fail(0, "an overlapping step runs between the posts and the waits of an exchange: it must follow "
+                     "the exchange's message lines");
+      }
+      overlapped_.push_back(std::move(step));
+      return;
+    }
     end_exchange();
-    blocks_.push_back(Block{{}, std::move(step)});
+    blocks_.push_back(Block{{}, std::move(step), {}});
+  }
+  // The pattern's datatypes: index 0 is contiguous.
+  std::uint16_t datatype_index(const Datatype& type, const PatternLine& line, std::size_t field) {
+    for (std::size_t i = 0; i < datatypes_.size(); ++i) {
+      if (datatypes_[i] == type) return static_cast<std::uint16_t>(i);
+    }
+    if (datatypes_.size() >= 65535) line.fail(field, "too many distinct datatypes (at most 65535)");
+    datatypes_.push_back(type);
+    return static_cast<std::uint16_t>(datatypes_.size() - 1);
   }
   // Exchanges are built last: they need the final rank count.
   std::vector<std::unique_ptr<PatternStep>> finish(int ranks) {
     end_exchange();
     std::vector<std::unique_ptr<PatternStep>> steps;
     for (auto& b : blocks_) {
-      steps.push_back(b.step ? std::move(b.step) : std::make_unique<ExchangeStep>(ranks, std::move(b.messages)));
+      steps.push_back(b.step ? std::move(b.step)
+                             : std::make_unique<ExchangeStep>(ranks, std::move(b.messages), datatypes_,
+                                                              std::move(b.overlapped)));
     }
     return steps;
   }
@@ -101,9 +189,12 @@ class PatternBuilder {
   struct Block {
     std::vector<PatternMessage> messages;
     std::unique_ptr<PatternStep> step;
+    std::vector<std::unique_ptr<PatternStep>> overlapped;
   };
   std::vector<Block> blocks_;
   std::vector<PatternMessage> pending_;
+  std::vector<std::unique_ptr<PatternStep>> overlapped_;
+  std::vector<Datatype> datatypes_{Datatype{}};
   std::size_t total_messages_ = 0;
 };
 
@@ -151,23 +242,36 @@ PatternWorkload read_pattern(std::istream& in, const std::string& name) {
         line.fail(0, "unknown step '" + std::string(head) + "'" + did_you_mean(head, keyword_names()) +
                          "; expected 'src dst bytes' or one of: " + join(keyword_names()));
       }
-      builder.add_step(k->parse(line));
+      builder.add_step(k->parse(line), line);
       highest = std::max(highest, line.highest_rank());
       continue;
     }
-    if (fields.size() != 3 && fields.size() != 4) {
-      line.fail(0, "expected 'src dst bytes [@start]' (or 'ranks N'), got " + std::to_string(fields.size()) + " fields");
+    if (fields.size() < 3 || fields.size() > 5) {
+      line.fail(0, "expected 'src dst bytes [@start] [type=DATATYPE]' (or 'ranks N'), got " +
+                       std::to_string(fields.size()) + " fields");
     }
     PatternMessage m;
     m.src = line.rank(0, "src");
     m.dst = line.rank(1, "dst");
     m.bytes = line.size_field(2, "bytes");
-    if (fields.size() == 4) {
-      if (fields[3].empty() || fields[3][0] != '@') line.fail(3, "expected '@TIME' (a start offset such as @2ms)");
-      const auto start = units::parse_duration(fields[3].substr(1));
-      if (!start) line.fail(3, "start: expected @ and " + std::string(units::kDurationHelp) + ", got '" +
-                                   std::string(fields[3]) + "'");
-      m.start = *start;
+    bool have_start = false, have_type = false;
+    for (std::size_t f = 3; f < fields.size(); ++f) {
+      if (!have_start && !fields[f].empty() && fields[f][0] == '@') {
+        const auto start = units::parse_duration(fields[f].substr(1));
+        if (!start) line.fail(f, "start: expected @ and " + std::string(units::kDurationHelp) + ", got '" +
+                                     std::string(fields[f]) + "'");
+        m.start = *start;
+        have_start = true;
+      } else if (!have_type && fields[f].substr(0, 5) == "type=") {
+        std::string error;
+        const auto type = parse_datatype(fields[f].substr(5), error);
+        if (!type) line.fail(f, "type=: expected " + error + ", got '" + std::string(fields[f].substr(5)) + "'");
+        m.datatype = builder.datatype_index(*type, line, f);
+        have_type = true;
+      } else {
+        line.fail(f, "expected '@TIME' (a start offset such as @2ms) or 'type=DATATYPE' (each once), got '" +
+                         std::string(fields[f]) + "'");
+      }
     }
     highest = std::max(highest, line.highest_rank());
     builder.add_message(m, line);
@@ -198,6 +302,7 @@ void write_pattern(std::ostream& out, const ManyPairPattern& pattern, const std:
   for (const auto& m : pattern.messages) {
     out << m.src << ' ' << m.dst << ' ' << m.bytes;
     if (m.start > 0) out << " @" << m.start;
+    if (m.datatype != 0) out << " type=" << pattern.datatypes.at(m.datatype).name();
     out << '\n';
   }
 }

@@ -5,6 +5,7 @@
 //   ranks 256            optional; otherwise the highest rank named + 1
 //   0 1 65536            src dst bytes: a message of a many-pair exchange
 //   1 0 64KiB @2ms       sizes may carry units; @TIME: sent that long after the step began
+//   0 1 4KiB type=vector:4,1,4:float   the message's datatype (default contiguous)
 //   ---                  ends the current exchange: the next messages form a new one
 //   KEYWORD ...          a step of another kind (see pattern_keywords()):
 //                        collectives on MPI_COMM_WORLD, e.g. `bcast 0 1MiB`,
@@ -36,6 +37,8 @@ class PatternLine {
 
   // A rank in range of the declared count (if any); remembered for inference.
   int rank(std::size_t field, const char* what);
+  // The same for a rank written inside field `field` (e.g. in a list).
+  int rank_in(std::size_t field, std::string_view text, const char* what);
   std::uint64_t size_field(std::size_t field, const char* what) const;
   double duration_field(std::size_t field, const char* what) const;
   int highest_rank() const { return highest_rank_; }

@@ -7,7 +7,16 @@
 #      up to the slots) and inter_node (N ranks on each of two nodes,
 #      N = 1 .. slots), every window from a common start on the machine's
 #      clock (--sync clock: no barrier skew in the intercept);
-#   3. `contend fit-multipair` writes tau and BW_MP(N) into the levels.
+#   3. `contend fit-multipair` writes tau and BW_MP(N) into the levels;
+#   4. Martinasso & Mehaut's conflict benchmark (calibrate/flowcut: six ranks,
+#      one per node, on all CTD_NODES >= 6 namespaces) writes the flow-cut
+#      table under models: flowcut:.
+#   5. the Netgauge-style LogGOPS calibration (calibrate/netgauge/calibrate.sh):
+#      2 ranks on one node (written as models.loggops.default, which covers
+#      intra_socket and the unused inter_socket) and 1 rank on each of two
+#      nodes (models.loggops.inter_node); the protocol ranges split at the
+#      template's eager thresholds (Open MPI's limits; --switch platform), so
+#      the other models' thresholds stay as they are.
 # Usage: calibrate.sh BUILD_DIR PLATFORM_OUT RAW_DIR [quick]
 #   quick: fewer sizes and samples (the CI version)
 set -euo pipefail
@@ -19,6 +28,7 @@ raw=${3:?missing RAW_DIR}
 mode=${4:-full}
 bench=$build/bin/multipair_bench
 contend=$build/bin/contend
+source_dir=$(cd "$CTD_DIR/../.." && pwd)
 [ -x "$bench" ] && [ -x "$contend" ] || ctd_die "build $build first (multipair_bench, contend)"
 mkdir -p "$raw"
 
@@ -27,7 +37,7 @@ case "$CTD_RATE" in
   *) ctd_die "CTD_RATE '$CTD_RATE' must end in kbit, mbit or gbit" ;;
 esac
 name=$(basename "$platform" .yaml)
-sed -e "s/@NAME@/$name/; s/@NODES@/$CTD_NODES/g; s/@SLOTS@/$CTD_SLOTS/g; s/@RATE@/$CTD_RATE/g; s/@WIRE@/$wire/g" \
+sed -e "s/@NAME@/$name/; s/@NODES@/$CTD_SUITE_NODES/g; s/@SLOTS@/$CTD_SLOTS/g; s/@RATE@/$CTD_RATE/g; s/@WIRE@/$wire/g" \
     -e "s/@BURST@/$CTD_BURST/g; s/@QUEUE@/$CTD_QUEUE/g; s/@CC@/$CTD_CC/g" "$CTD_DIR/platform-template.yaml" > "$platform.tmp"
 mv "$platform.tmp" "$platform"
 
@@ -66,4 +76,33 @@ for n in $(seq 1 "$CTD_SLOTS"); do
 done
 
 "$contend" fit-multipair "${files[@]}" --platform "$platform" --fits "$raw/fits.csv"
+
+# Flow cuts: equal flows started together, one rank per node, on the
+# testbed's first six nodes (the suite uses only the first CTD_SUITE_NODES).
+if [ "$CTD_NODES" -lt 6 ]; then
+  ctd_die "the conflict benchmark needs six nodes; CTD_NODES is $CTD_NODES"
+fi
+if [ "$mode" = quick ]; then conflict=(--bytes 2000000 --repetitions 2); else conflict=(--bytes 8000000 --repetitions 5); fi
+ctd_log "flowcut: conflict benchmark (6 ranks, one per node, ${conflict[*]})"
+CTD_HOSTS=6 "$source_dir/calibrate/flowcut/calibrate.sh" --platform "$platform" --bin "$build/bin" \
+  --raw "$raw/flowcut-raw.csv" --cuts "$raw/flowcut-cuts.csv" "${conflict[@]}" \
+  --launcher "$CTD_DIR/mpirun.sh -np 6 --map-by node" > "$raw/flowcut.log" 2>&1 ||
+  { cat "$raw/flowcut.log" >&2; ctd_die "flowcut calibration failed"; }
+
+# LogGOPS (Netgauge PRTT method), contiguous data and one vector datatype.
+if [ "$mode" = quick ]; then
+  netgauge=(--max-size 64KiB --repetitions 5 --pingpong-iterations 20)
+else
+  netgauge=(--max-size 256KiB --repetitions 11 --pingpong-iterations 20)
+fi
+netgauge_run() {  # netgauge_run NAME LEVEL SECTION PPR
+  local name=$1 level=$2 section=$3 ppr=$4
+  ctd_log "netgauge: $name (2 ranks, --map-by $ppr)"
+  "$source_dir/calibrate/netgauge/calibrate.sh" --platform "$platform" --level "$level" --section "$section" --switch platform \
+    --launcher "$CTD_DIR/mpirun.sh -np 2 --map-by $ppr" --bin "$build/bin" --datatype vector:4,1,4:float \
+    --raw "$raw/netgauge-$name.csv" --fits "$raw/netgauge-$name-fits.csv" --sizes "$raw/netgauge-$name-sizes.csv" \
+    "${netgauge[@]}" > "$raw/netgauge-$name.log" 2>&1 || { cat "$raw/netgauge-$name.log" >&2; ctd_die "netgauge calibration failed: $name"; }
+}
+netgauge_run intra_node intra_socket default ppr:2:node
+netgauge_run inter_node inter_node inter_node ppr:1:node
 "$contend" platform "$platform"

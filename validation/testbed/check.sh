@@ -81,8 +81,11 @@ report() {  # report NAME TIME: bandwidth check against the payload rate
   local ratio
   ratio=$(awk -v b="$bw" -v p="$payload_rate" 'BEGIN {printf "%.3f", b / p}')
   ctd_log "$1: $(awk -v b="$bw" 'BEGIN {printf "%.2f", b / 1e6}') MB/s = $ratio x the expected payload rate $(awk -v p="$payload_rate" 'BEGIN {printf "%.2f", p / 1e6}') MB/s"
-  if awk -v r="$ratio" 'BEGIN {exit !(r < 0.9 || r > 1.05)}'; then
-    fail "$1: not within -10%/+5% of the shaped rate"
+  # Below: 0.85, not 0.9: with the 2 cores busy (other jobs, load 8) the
+  # two-way case reached 0.891 on a correctly shaped link; a wrong rate or a
+  # missing shaper is off by orders of magnitude.
+  if awk -v r="$ratio" 'BEGIN {exit !(r < 0.85 || r > 1.05)}'; then
+    fail "$1: not within -15%/+5% of the shaped rate"
   fi
   echo "$1,$bytes,$2,$bw,$payload_rate,$ratio"
 }

@@ -5,7 +5,10 @@
 # the state directory, so that teardown deletes exactly those and nothing else.
 #
 # Settings (environment variables, defaults below):
-#   CTD_NODES    number of nodes (namespaces)                        4
+#   CTD_NODES    number of nodes (namespaces)                        6
+#   CTD_SUITE_NODES  nodes the workloads and the multi-pair           4
+#                calibration run on (the first ones); the others serve
+#                the six-node conflict benchmark of the flowcut model
 #   CTD_SLOTS    MPI slots per node (ranks per node)                 4
 #   CTD_RATE     htb rate of every node link, each direction         100mbit
 #   CTD_BURST    htb burst (bytes): 1600 = one MTU frame             1600
@@ -16,7 +19,8 @@
 #   CTD_STATE    state directory (what was created, saved sysctls)   /run/ctd-testbed
 #   CTD_CC       TCP congestion control inside the nodes             cubic
 
-CTD_NODES=${CTD_NODES:-4}
+CTD_NODES=${CTD_NODES:-6}
+CTD_SUITE_NODES=${CTD_SUITE_NODES:-4}
 CTD_SLOTS=${CTD_SLOTS:-4}
 CTD_RATE=${CTD_RATE:-100mbit}
 CTD_BURST=${CTD_BURST:-1600}

@@ -11,15 +11,18 @@
 #   btl_tcp_flags without put  the TCP BTL's RDMA put protocol serialises two
 #                            messages going opposite ways between a pair of
 #                            ranks; without it the links are full duplex
-# Placement: hostfile slots = CTD_SLOTS; by default ranks fill node by node
-# (contend's 'block'); pass --map-by node for 'cyclic'.
+# Placement: the hostfile lists the first CTD_HOSTS nodes (default
+# CTD_SUITE_NODES) with CTD_SLOTS slots each; by default ranks fill node by
+# node (contend's 'block'); pass --map-by node for 'cyclic'.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 ctd_load_state
 
 hostfile="$CTD_STATE/hostfile"
 : > "$hostfile.tmp"
-for i in $(seq 0 $((CTD_NODES - 1))); do echo "$(ctd_node "$i") slots=$CTD_SLOTS" >> "$hostfile.tmp"; done
+hosts=${CTD_HOSTS:-$CTD_SUITE_NODES}
+[ "$hosts" -ge 1 ] && [ "$hosts" -le "$CTD_NODES" ] || ctd_die "CTD_HOSTS must be 1..$CTD_NODES, got $hosts"
+for i in $(seq 0 $((hosts - 1))); do echo "$(ctd_node "$i") slots=$CTD_SLOTS" >> "$hostfile.tmp"; done
 mv "$hostfile.tmp" "$hostfile"
 
 session=$(mktemp -d "/tmp/${CTD_PREFIX}-ompi.XXXXXX")

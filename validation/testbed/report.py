@@ -186,10 +186,6 @@ def summary(results, cases, models, platform):
         out += ["", "Irregular patterns pooled (eq. (11) over every rank of every irregular case): " + pooled_list(False),
                 "", "The same against the predicted receive completions alone (sends completing at once): " +
                 pooled_list(True)]
-    skipped = os.path.join(results, "skipped.txt")
-    if os.path.exists(skipped):
-        for line in open(skipped):
-            out.append(f"\nSkipped workload {line.strip()}")
     failed = sorted({(m, c.failed[m]) for c in cases for m in c.failed})
     for m, why in failed:
         out.append(f"\nModel `{m}` made no prediction: {why}")

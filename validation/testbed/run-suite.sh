@@ -17,9 +17,9 @@ run=$build/bin/pattern_run
 [ -x "$contend" ] && [ -x "$run" ] || ctd_die "build $build first (contend, pattern_run)"
 python=/usr/bin/python3  # Debian's, with python3-matplotlib
 
-ranks=$((CTD_NODES * CTD_SLOTS))
+ranks=$((CTD_SUITE_NODES * CTD_SLOTS))
 mkdir -p "$results/workloads" "$results/measured" "$results/predicted"
-"$python" "$CTD_DIR/workloads.py" "$contend" "$CTD_NODES" "$CTD_SLOTS" "$results/workloads"
+"$python" "$CTD_DIR/workloads.py" "$contend" "$CTD_SUITE_NODES" "$CTD_SLOTS" "$results/workloads"
 
 if [ "$mode" = quick ]; then
   workloads=(irregular-a conflicts)
@@ -28,9 +28,6 @@ else
   workloads=(irregular-a irregular-b conflicts bcast-binomial bcast-ompi)
   repetitions=15
 fi
-# Workloads with collective steps join once contend reads them (the bcast
-# keyword is being added on another branch): until then they are skipped, said so.
-optional=(bcast-ompi)
 # contend mapping -> Open MPI placement with the hostfile's slots
 declare -A map_by=([block]=slot [cyclic]=node)
 mappings=(block cyclic)
@@ -39,16 +36,7 @@ mapfile -t models < <("$contend" models --names)
 
 echo "case,workload,mapping,ranks,repetitions,warmup,drops,retransmits" > "$results/cases.csv.tmp"
 warmup=2
-: > "$results/skipped.txt"
 for w in "${workloads[@]}"; do
-  if [[ " ${optional[*]} " == *" $w "* ]] &&
-     ! "$contend" simulate --platform "$platform" --pattern "$results/workloads/$w.pattern" --model "${models[0]}" \
-       --quiet > /dev/null 2> "$results/probe.err"; then
-    grep -q "unknown step" "$results/probe.err" || { cat "$results/probe.err" >&2; ctd_die "cannot predict $w"; }
-    echo "$w: $(head -1 "$results/probe.err")" >> "$results/skipped.txt"
-    ctd_log "skip $w: contend cannot read it yet: $(head -1 "$results/probe.err")"
-    continue
-  fi
   for m in "${mappings[@]}"; do
     case_name="$w.$m"
     ctd_log "run $case_name ($ranks ranks, $repetitions repetitions)"
@@ -73,5 +61,4 @@ for w in "${workloads[@]}"; do
   done
 done
 mv "$results/cases.csv.tmp" "$results/cases.csv"
-rm -f "$results/probe.err"
 "$python" "$CTD_DIR/report.py" "$results" "$platform" "${models[@]}"

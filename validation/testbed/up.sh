@@ -15,6 +15,8 @@ if [ -f "$CTD_STATE/created" ]; then
   "$CTD_DIR/down.sh"
 fi
 [ "$CTD_NODES" -ge 2 ] && [ "$CTD_NODES" -le 200 ] || ctd_die "CTD_NODES must be 2..200, got $CTD_NODES"
+[ "$CTD_SUITE_NODES" -ge 2 ] && [ "$CTD_SUITE_NODES" -le "$CTD_NODES" ] ||
+  ctd_die "CTD_SUITE_NODES must be 2..CTD_NODES ($CTD_NODES), got $CTD_SUITE_NODES"
 [ "$CTD_SLOTS" -ge 1 ] || ctd_die "CTD_SLOTS must be at least 1, got $CTD_SLOTS"
 for i in $(seq 0 $((CTD_NODES - 1))); do
   ip netns list | grep -qw "$(ctd_node "$i")" && ctd_die "namespace $(ctd_node "$i") exists but was not made by these scripts (no record in $CTD_STATE): remove it or choose another CTD_PREFIX"
@@ -78,7 +80,7 @@ done
 
 # The settings this testbed was built with, for the other scripts.
 {
-  for v in CTD_NODES CTD_SLOTS CTD_RATE CTD_BURST CTD_QUEUE CTD_DELAY CTD_SUBNET CTD_PREFIX CTD_CC; do
+  for v in CTD_NODES CTD_SUITE_NODES CTD_SLOTS CTD_RATE CTD_BURST CTD_QUEUE CTD_DELAY CTD_SUBNET CTD_PREFIX CTD_CC; do
     printf '%s=%q\n' "$v" "${!v}"
   done
 } > "$CTD_STATE/config"

@@ -41,7 +41,7 @@ phase() { ctd_log "== $1 (previous phase took $((SECONDS - phase_start)) s)"; ph
 began=$SECONDS
 
 trap '"$here/down.sh" || true' EXIT
-phase "set up: $CTD_NODES nodes x $CTD_SLOTS slots, $CTD_RATE links"
+phase "set up: $CTD_NODES nodes ($CTD_SUITE_NODES for the workloads) x $CTD_SLOTS slots, $CTD_RATE links"
 "$here/up.sh"
 phase "shaping check"
 "$here/check.sh" "$build" "$results/shaping-check.csv"

@@ -15,8 +15,8 @@ testbed of NODES x SLOTS ranks. Same arguments, same files.
                             tree, children by increasing distance)
   bcast-ompi                one `bcast 0 1MB` step: MPI_Bcast for real, Open
                             MPI 4.1's fixed decision rules choose the algorithm
-                            (binomial for 16 ranks and 1 MB); predicted once
-                            contend reads collective steps
+                            (binomial for 16 ranks and 1 MB); contend
+                            predicts its own decomposition of that choice
 
 Usage: workloads.py CONTEND NODES SLOTS OUT_DIR
 """

@@ -200,17 +200,6 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
 
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int status = 0;
-  try {
-    status = run_benchmark(o, rank, size);
-  } catch (const std::exception& e) {
-    if (rank == 0) std::cerr << "multipair_bench: error: " << e.what() << "\n";
-    status = 1;
-  }
-  MPI_Finalize();
-  return status;
+  return contend::mpi_support::run_mpi_main(argc, argv, "multipair_bench",
+                                            [&o](int rank, int size) { return run_benchmark(o, rank, size); });
 }

@@ -155,21 +155,5 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int status = 0;
-  try {
-    status = run(o, rank, size);
-  } catch (const contend::Error& e) {
-    // Input errors: every rank reads the same files and stops at the same place.
-    if (rank == 0) std::cerr << "pattern_run: error: " << e.what() << "\n";
-    status = 1;
-  } catch (const std::exception& e) {
-    std::cerr << "pattern_run: error on rank " << rank << ": " << e.what() << "\n";
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  MPI_Finalize();
-  return status;
+  return contend::mpi_support::run_mpi_main(argc, argv, "pattern_run", [&o](int rank, int size) { return run(o, rank, size); });
 }

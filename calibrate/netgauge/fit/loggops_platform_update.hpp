@@ -1,0 +1,37 @@
+#pragma once
+// Writes a LogGOPS fit into a platform file's text: the section
+// models.loggops.<level> (schema: models/loggops, README "loggops") is
+// replaced or added, and levels.<level>.eager_threshold is set to the
+// protocol switch found (the engine and the loggops model split eager from
+// rendezvous there, so the fitted ranges must meet at that size). Every
+// other line stays byte for byte. The result is parsed again before it is
+// returned; the caller validates the models.
+#include <optional>
+#include <string>
+
+#include "netgauge_fit.hpp"
+#include "platform/platform.hpp"
+
+namespace contend::calibrate {
+
+struct LoggopsUpdate {
+  Level level = Level::IntraSocket;
+  std::string source;  // the raw data, named in the comment above the values
+  bool set_threshold = true;  // levels.<level>.eager_threshold
+  std::string section;        // the key under models.loggops; empty: the level's name (or "default")
+  std::string section_name() const { return section.empty() ? std::string(level_name(level)) : section; }
+};
+
+std::string update_platform_loggops(const std::string& text, const std::string& name, const LogGopsFit& fit,
+                                    const LoggopsUpdate& update);
+
+// The section's lines, the level's key at column 0 (e.g. "intra_socket:").
+std::vector<std::string> loggops_level_lines(const LogGopsFit& fit, const LoggopsUpdate& update);
+
+// A duration in the platform's syntax, four significant digits ("1.234us",
+// "0.01234ns"); per-byte values are written as durations too.
+std::string format_seconds(double seconds);
+// A size in the platform's syntax: "4KiB" when a whole number of KiB/MiB, else bytes.
+std::string format_bytes(std::uint64_t bytes);
+
+}  // namespace contend::calibrate

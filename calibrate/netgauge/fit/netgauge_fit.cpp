@@ -1,0 +1,247 @@
+#include "netgauge_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace contend::calibrate {
+namespace {
+
+constexpr const char* kHeader = "datatype,bytes,count,quantity,n,delay,repetition,time";
+
+// Splits a CSV line; a field may be double-quoted (datatype names have commas).
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> fields;
+  std::string field;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.push_back(field);
+      field.clear();
+    } else {
+      field += c;
+    }
+  }
+  fields.push_back(field);
+  return fields;
+}
+
+double parse_number(const std::string& text, const SourceLocation& where, const char* what) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  throw Error(where, std::string("expected ") + what + ", got '" + text + "'");
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+}  // namespace
+
+std::vector<NetgaugeSample> read_netgauge_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open '" + path + "' for reading");
+  std::vector<NetgaugeSample> samples;
+  bool header = false;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    const SourceLocation where{path, number, 1};
+    const auto text = std::string(trim(line));
+    if (text.empty() || text[0] == '#') continue;
+    if (!header) {
+      if (text != kHeader) throw Error(where, std::string("expected the header '") + kHeader + "'");
+      header = true;
+      continue;
+    }
+    const auto f = split_csv(text);
+    if (f.size() != 8) throw Error(where, "expected 8 fields (" + std::string(kHeader) + "), got " + std::to_string(f.size()));
+    NetgaugeSample s;
+    s.datatype = f[0];
+    const double bytes = parse_number(f[1], where, "a size in bytes");
+    if (bytes < 1) throw Error(where, "expected a size of at least 1 byte, got '" + f[1] + "'");
+    s.bytes = static_cast<std::uint64_t>(bytes);
+    s.quantity = f[3];
+    if (s.quantity != "prtt" && s.quantity != "orecv" && s.quantity != "pingpong" && s.quantity != "pingpong_median") {
+      throw Error(where, "expected a quantity prtt, orecv, pingpong or pingpong_median, got '" + s.quantity + "'");
+    }
+    s.n = static_cast<int>(parse_number(f[4], where, "a message count n"));
+    s.delay = parse_number(f[5], where, "a delay in seconds");
+    s.time = parse_number(f[7], where, "a time in seconds");
+    if (s.n < 1 || s.delay < 0 || s.time < 0) throw Error(where, "expected n >= 1, delay >= 0 and time >= 0");
+    samples.push_back(s);
+  }
+  if (!header) throw Error(path + ": no header line '" + kHeader + "' (not written by netgauge_bench?)");
+  if (samples.empty()) throw Error(path + ": no measurements");
+  return samples;
+}
+
+std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vector<NetgaugeSample>& samples,
+                                                                 Statistic statistic) {
+  const auto value = [statistic](const std::vector<double>& v) {
+    return statistic == Statistic::Median ? median_of(v) : *std::min_element(v.begin(), v.end());
+  };
+  struct Times {
+    std::vector<double> prtt1, prttn, prttnd, orecv, pingpong, pingpong_median;
+    int n = 0;
+    double delay = 0;
+  };
+  std::map<std::string, std::map<std::uint64_t, Times>> grouped;
+  for (const auto& s : samples) {
+    Times& t = grouped[s.datatype][s.bytes];
+    if (s.quantity == "pingpong") {
+      t.pingpong.push_back(s.time);
+    } else if (s.quantity == "pingpong_median") {
+      t.pingpong_median.push_back(s.time);
+    } else if (s.quantity == "orecv") {
+      t.orecv.push_back(s.time);
+      t.n = s.n;
+      t.delay = s.delay;
+    } else if (s.n == 1) {
+      t.prtt1.push_back(s.time);
+    } else if (s.delay == 0) {
+      t.prttn.push_back(s.time);
+    } else {
+      t.prttnd.push_back(s.time);
+      t.n = s.n;
+      t.delay = s.delay;
+    }
+  }
+  std::map<std::string, std::vector<SizeEstimate>> out;
+  for (const auto& [datatype, sizes] : grouped) {
+    for (const auto& [bytes, t] : sizes) {
+      const auto where = datatype + " " + std::to_string(bytes) + " B";
+      if (t.prtt1.empty() || t.prttn.empty() || t.prttnd.empty() || t.orecv.empty() || t.pingpong.empty()) {
+        throw Error(where + ": needs prtt with n = 1, prtt with n > 1 and d = 0, prtt with d > 0, orecv and pingpong rows");
+      }
+      if (t.n < 2) throw Error(where + ": n must be at least 2");
+      out[datatype].push_back(SizeEstimate{bytes, t.n, t.delay, value(t.prtt1), value(t.prttn), value(t.prttnd),
+                                           value(t.orecv), value(t.pingpong),
+                                           t.pingpong_median.empty() ? 0 : value(t.pingpong_median)});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+bool in_range(std::uint64_t bytes, const std::optional<std::uint64_t>& switch_bytes, bool eager) {
+  if (!switch_bytes) return true;
+  return eager ? bytes < *switch_bytes : bytes >= *switch_bytes;
+}
+
+std::optional<OverheadFit> fit_overheads(const std::vector<SizeEstimate>& sizes, const std::optional<std::uint64_t>& sw,
+                                         bool eager) {
+  std::vector<double> x, send, receive;
+  for (const auto& s : sizes) {
+    if (!in_range(s.bytes, sw, eager)) continue;
+    x.push_back(static_cast<double>(s.bytes));
+    send.push_back(s.send_overhead());
+    receive.push_back(s.receive_overhead());
+  }
+  if (x.empty()) return std::nullopt;
+  return OverheadFit{fit_line(x, send, true), fit_line(x, receive, true), x.size(), false};
+}
+
+// L of one range: the median one-way time the overheads and the gap leave unexplained.
+void fit_latency(ProtocolFit& range, const std::vector<SizeEstimate>& contiguous, const std::optional<std::uint64_t>& sw,
+                 bool eager) {
+  const OverheadFit& o = range.datatypes.at("contiguous");
+  std::vector<double> residuals;
+  for (const auto& s : contiguous) {
+    if (!in_range(s.bytes, sw, eager)) continue;
+    const double k = static_cast<double>(s.bytes);
+    residuals.push_back(s.prtt1 / 2 - std::max(o.send.at(k), range.gap.at(k)) - o.receive.at(k));
+  }
+  const double L = median_of(residuals);
+  range.L = std::max(L, 0.0);
+  range.L_clamped = L < 0;
+}
+
+ProtocolFit fit_range(const std::map<std::string, std::vector<SizeEstimate>>& estimates,
+                      const std::optional<std::uint64_t>& sw, bool eager) {
+  const auto& contiguous = estimates.at("contiguous");
+  ProtocolFit range;
+  std::vector<double> x, gap;
+  for (const auto& s : contiguous) {
+    if (!in_range(s.bytes, sw, eager)) continue;
+    if (range.sizes == 0) range.first_bytes = s.bytes;
+    range.last_bytes = s.bytes;
+    ++range.sizes;
+    x.push_back(static_cast<double>(s.bytes));
+    gap.push_back(s.gap());
+  }
+  if (x.empty()) throw Error(std::string("no contiguous sizes in the ") + (eager ? "eager" : "rendezvous") + " range");
+  range.gap = fit_line(x, gap, true);
+  for (const auto& [datatype, sizes] : estimates) {
+    if (auto fit = fit_overheads(sizes, sw, eager)) range.datatypes[datatype] = *fit;
+  }
+  fit_latency(range, contiguous, sw, eager);
+  return range;
+}
+
+}  // namespace
+
+LogGopsFit fit_loggops(const std::map<std::string, std::vector<SizeEstimate>>& estimates, const SwitchChoice& choice) {
+  const auto found = estimates.find("contiguous");
+  if (found == estimates.end()) {
+    throw Error("the raw data has no 'contiguous' datatype: L, g, G and the protocol switch are measured on it");
+  }
+  const auto& contiguous = found->second;
+  LogGopsFit fit;
+  fit.netgauge_L = contiguous.front().prtt1 / 2;
+  std::vector<double> x, rtt;
+  for (const auto& s : contiguous) {
+    x.push_back(static_cast<double>(s.bytes));
+    rtt.push_back(s.prtt1);
+  }
+  fit.changepoints = find_changepoints(x, rtt, choice.detection);
+  for (const auto& c : fit.changepoints) fit.changepoint_bytes.push_back(contiguous[c.index].bytes);
+  switch (choice.mode) {
+    case SwitchChoice::Mode::Detect:
+      if (const auto index = protocol_switch(fit.changepoints)) fit.switch_bytes = contiguous[*index].bytes;
+      break;
+    case SwitchChoice::Mode::Given: {
+      fit.switch_bytes = choice.bytes;
+      const bool both = std::any_of(contiguous.begin(), contiguous.end(), [&](const auto& s) { return s.bytes < choice.bytes; }) &&
+                        std::any_of(contiguous.begin(), contiguous.end(), [&](const auto& s) { return s.bytes >= choice.bytes; });
+      if (!both) throw Error("--switch " + std::to_string(choice.bytes) + ": the measured sizes are all on one side of it");
+      break;
+    }
+    case SwitchChoice::Mode::None: break;
+  }
+  fit.eager = fit_range(estimates, fit.switch_bytes, true);
+  fit.rendezvous = fit.switch_bytes ? fit_range(estimates, fit.switch_bytes, false) : fit.eager;
+  // A datatype measured in one range only: the other range uses the same lines (marked).
+  for (auto* range : {&fit.eager, &fit.rendezvous}) {
+    const auto* other = range == &fit.eager ? &fit.rendezvous : &fit.eager;
+    for (const auto& [datatype, o] : other->datatypes) {
+      if (!range->datatypes.count(datatype) && !o.borrowed) {
+        range->datatypes[datatype] = o;
+        range->datatypes[datatype].borrowed = true;
+      }
+    }
+  }
+  return fit;
+}
+
+double model_round_trip(const ProtocolFit& range, const std::string& datatype, double k) {
+  const auto it = range.datatypes.find(datatype);
+  if (it == range.datatypes.end()) throw Error("no fitted overheads for datatype '" + datatype + "'");
+  const OverheadFit& o = it->second;
+  return 2 * (std::max(o.send.at(k), range.gap.at(k)) + range.L + o.receive.at(k));
+}
+
+}  // namespace contend::calibrate

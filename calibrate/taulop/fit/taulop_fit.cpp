@@ -1,0 +1,290 @@
+#include "taulop_fit.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <tuple>
+
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace contend::calibrate {
+namespace {
+
+enum Column { kExperiment, kChannel, kAlgorithm, kOmpiAlgorithm, kSegment, kFanout, kProcs, kNodes, kSize, kCalls, kSample, kTime, kColumns };
+
+std::vector<std::string_view> split_on(std::string_view line, char separator) {
+  std::vector<std::string_view> fields;
+  std::size_t begin = 0;
+  while (true) {
+    const auto at = line.find(separator, begin);
+    fields.push_back(trim(line.substr(begin, at - begin)));
+    if (at == std::string_view::npos) break;
+    begin = at + 1;
+  }
+  return fields;
+}
+
+class CsvLine {
+ public:
+  CsvLine(std::string_view text, const std::string& file, int line) : text_(text), fields_(split_on(text, ',')), file_(file), line_(line) {}
+  std::size_t size() const { return fields_.size(); }
+  std::string_view operator[](std::size_t i) const { return fields_[i]; }
+  [[noreturn]] void fail(std::size_t field, const std::string& message) const {
+    const int column = field < fields_.size() ? static_cast<int>(fields_[field].data() - text_.data()) + 1 : 1;
+    throw Error(SourceLocation{file_, line_, column}, message);
+  }
+  template <typename T>
+  T number(std::size_t field, const char* name, T min) const {
+    return parse<T>(fields_[field], field, name, min);
+  }
+  template <typename T>
+  T parse(std::string_view text, std::size_t field, const char* name, T min) const {
+    T v{};
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || ptr != text.data() + text.size() || !(v >= min) || !std::isfinite(static_cast<double>(v))) {
+      fail(field, std::string(name) + ": expected a number >= " + std::to_string(min) + ", got '" + std::string(text) + "'");
+    }
+    return v;
+  }
+
+ private:
+  std::string_view text_;
+  std::vector<std::string_view> fields_;
+  const std::string& file_;
+  int line_;
+};
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto& info : bcast_algorithms()) names.emplace_back(info.name);
+  return names;
+}
+
+TaulopSample parse_sample(const CsvLine& line) {
+  if (line.size() != kColumns) {
+    line.fail(line.size(), "expected " + std::to_string(kColumns) + " fields (" + std::string(kTaulopCsvHeader) + "), got " +
+                               std::to_string(line.size()));
+  }
+  TaulopSample s;
+  const auto experiment = line[kExperiment];
+  if (experiment == "nbft") {
+    s.nbft = true;
+    s.channel = line.number<int>(kChannel, "channel", 0);
+    if (s.channel > 1) line.fail(kChannel, "channel: expected 0 (shared memory) or 1 (network)");
+  } else if (experiment == "bcast_gather") {
+    const auto name = line[kAlgorithm];
+    s.algorithm = bcast_algorithm_named(name);
+    if (!s.algorithm) {
+      line.fail(kAlgorithm, "algorithm: unknown '" + std::string(name) + "'" + did_you_mean(name, algorithm_names()) +
+                                "; expected one of: " + join(algorithm_names()));
+    }
+    const int id = line.number<int>(kOmpiAlgorithm, "ompi_algorithm", 1);
+    if (id != bcast_algorithm_info(*s.algorithm).ompi_id) {
+      line.fail(kOmpiAlgorithm, "ompi_algorithm: " + std::string(name) + " is Open MPI's algorithm " +
+                                    std::to_string(bcast_algorithm_info(*s.algorithm).ompi_id) + ", got " + std::to_string(id));
+    }
+  } else {
+    line.fail(kExperiment, "experiment: expected 'nbft' or 'bcast_gather', got '" + std::string(experiment) + "'");
+  }
+  s.segment = line.number<std::uint64_t>(kSegment, "segment", 1);
+  s.fanout = s.nbft ? 0 : line.number<int>(kFanout, "fanout", 1);
+  const int procs = line.number<int>(kProcs, "P", 2);
+  for (const auto node : split_on(line[kNodes], ':')) s.nodes.push_back(line.parse<int>(node, kNodes, "nodes", 0));
+  if (static_cast<int>(s.nodes.size()) != procs) {
+    line.fail(kNodes, "nodes: expected one node index per rank (" + std::to_string(procs) + "), got " + std::to_string(s.nodes.size()));
+  }
+  s.size = line.number<std::uint64_t>(kSize, "size", 1);
+  s.calls = line.number<int>(kCalls, "calls", 1);
+  s.sample = line.number<int>(kSample, "sample", 0);
+  s.time = line.number<double>(kTime, "time", 0.0);
+  if (!(s.time > 0)) line.fail(kTime, "time: expected a positive number of seconds");
+  return s;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::uint64_t common_segment(const std::vector<TaulopSample>& samples) {
+  if (samples.empty()) throw Error("no samples: the raw CSVs hold no data rows");
+  const std::uint64_t segment = samples.front().segment;
+  for (const auto& s : samples) {
+    if (s.segment != segment) {
+      throw Error("the samples use two segment sizes (" + std::to_string(segment) + " and " + std::to_string(s.segment) +
+                  " bytes); the model has one m_s: calibrate one at a time");
+    }
+  }
+  return segment;
+}
+
+AlgorithmFit fit_algorithm(BcastAlgorithm algorithm, const std::vector<const TaulopSample*>& rows, const NbftParameters& nbft,
+                           const TaulopFitOptions& options) {
+  AlgorithmFit fit;
+  fit.algorithm = algorithm;
+  fit.fanout = rows.front()->fanout;
+  const std::string name(bcast_algorithm_info(algorithm).name);
+  std::map<std::tuple<int, std::uint64_t, std::vector<int>>, std::vector<double>> groups;
+  for (const auto* r : rows) {
+    if (r->fanout != fit.fanout) {
+      throw Error(name + ": samples with two chain fanouts (" + std::to_string(fit.fanout) + " and " + std::to_string(r->fanout) +
+                  "); keep one");
+    }
+    groups[{static_cast<int>(r->nodes.size()), r->size, r->nodes}].push_back(r->time);
+  }
+  if (groups.size() < 2) {
+    throw Error(name + ": needs experiments with at least two (P, m) pairs, got " + std::to_string(groups.size()));
+  }
+  for (const auto& [key, times] : groups) {
+    TaulopEquation eq;
+    eq.procs = std::get<0>(key);
+    eq.size = std::get<1>(key);
+    eq.samples = static_cast<int>(times.size());
+    eq.measured = median(times);
+    const Experiment experiment{algorithm, eq.size, rows.front()->segment, fit.fanout, std::get<2>(key)};
+    eq.lambda = experiment_coefficients(experiment, nbft);
+    // T^0 and T^1 carry everything (see AlgorithmFit); check that the equations have that form.
+    const double a = eq.lambda[0], b = eq.lambda[1];
+    if (std::abs(eq.lambda[2] - 2 * (a + b)) > 1e-9 * (a + b) || std::abs(eq.lambda[3] - b) > 1e-9 * (a + b)) {
+      throw Error("internal error: an equation is not of the form a T^0 + b T^1");
+    }
+    fit.equations.push_back(eq);
+  }
+  fit.t1_from_q = std::all_of(fit.equations.begin(), fit.equations.end(), [](const auto& eq) { return eq.lambda[1] == 0; });
+  const auto n = static_cast<Eigen::Index>(fit.equations.size());
+  Eigen::MatrixXd design(n, fit.t1_from_q ? 1 : 2);
+  Eigen::VectorXd t(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto& eq = fit.equations[static_cast<std::size_t>(i)];
+    const double scale = options.relative ? 1 / eq.measured : 1.0;
+    design(i, 0) = scale * eq.lambda[0];
+    if (!fit.t1_from_q) design(i, 1) = scale * eq.lambda[1];
+    t[i] = scale * eq.measured;
+  }
+  fit.huber = huber_regression(design, t, options.huber);
+  fit.t0 = fit.huber.coefficients[0];
+  fit.t1 = fit.t1_from_q ? nbft.q * fit.t0 : fit.huber.coefficients[1];
+  split_p2p_times(fit);
+  for (std::size_t k = 0; k < fit.equations.size(); ++k) {
+    auto& eq = fit.equations[k];
+    eq.predicted = eq.lambda[0] * fit.o0 + eq.lambda[1] * fit.o1 + eq.lambda[2] * fit.l0 + eq.lambda[3] * fit.l1;
+    eq.weight = fit.huber.weights[static_cast<Eigen::Index>(k)];
+  }
+  return fit;
+}
+
+}  // namespace
+
+void split_p2p_times(AlgorithmFit& fit) {
+  if (fit.t1 >= fit.t0) {
+    fit.o0 = 0;
+    fit.l0 = fit.t0 / 2;
+    fit.o1 = fit.l1 = (fit.t1 - fit.t0) / 2;
+  } else {
+    fit.l0 = fit.t1 / 2;
+    fit.o0 = fit.t0 - fit.t1;
+    fit.o1 = fit.l1 = 0;
+  }
+}
+
+std::vector<TaulopSample> read_taulop_csv(std::istream& in, const std::string& name) {
+  std::vector<TaulopSample> samples;
+  std::string text;
+  int line_no = 0;
+  bool header_seen = false;
+  while (std::getline(in, text)) {
+    ++line_no;
+    const auto content = trim(text);
+    if (content.empty() || content[0] == '#') continue;
+    if (!header_seen) {
+      if (content != kTaulopCsvHeader) {
+        throw Error(SourceLocation{name, line_no, 1},
+                    "expected the header '" + std::string(kTaulopCsvHeader) + "', got '" + std::string(content) + "'");
+      }
+      header_seen = true;
+      continue;
+    }
+    samples.push_back(parse_sample(CsvLine(content, name, line_no)));
+  }
+  if (!header_seen) throw Error(SourceLocation{name, 0, 0}, "empty file: expected the header '" + std::string(kTaulopCsvHeader) + "'");
+  return samples;
+}
+
+std::vector<TaulopSample> read_taulop_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open '" + path + "' for reading");
+  return read_taulop_csv(in, path);
+}
+
+NbftEstimate estimate_nbft(const std::vector<TaulopSample>& samples, std::optional<double> q_override) {
+  NbftEstimate e;
+  std::map<int, std::vector<double>> by_procs[2];
+  for (const auto& s : samples) {
+    if (s.nbft) by_procs[s.channel][static_cast<int>(s.nodes.size())].push_back(s.time);
+  }
+  for (int c = 0; c < 2; ++c) {
+    auto& times = c == 0 ? e.time_shared : e.time_network;
+    for (const auto& [p, t] : by_procs[c]) times[p] = median(t);
+  }
+  if (!e.time_shared.count(2)) {
+    throw Error("no NBFT experiment over shared memory with P = 2 (experiment nbft, channel 0): gamma^0 and Q need T_NBFT^0(2, m_s)");
+  }
+  // Eq. (14), within eq. (7)'s bounds 1 <= gamma^c(P) <= P - 1.
+  for (int c = 0; c < 2; ++c) {
+    const auto& times = c == 0 ? e.time_shared : e.time_network;
+    auto& gamma = c == 0 ? e.parameters.gamma_shared : e.parameters.gamma_network;
+    if (times.empty()) continue;
+    if (!times.count(2)) throw Error("the network NBFT experiment lacks P = 2, the reference of eq. (14)");
+    for (const auto& [p, t] : times) {
+      const double raw = t / times.at(2);
+      const double kept = std::clamp(raw, 1.0, static_cast<double>(std::max(1, p - 1)));
+      if (kept != raw) {
+        char note[160];
+        std::snprintf(note, sizeof note, "gamma^%d(%d) measured %.4g, outside eq. (7)'s [1, %d]: set to %.4g", c, p, raw, p - 1, kept);
+        e.notes.emplace_back(note);
+      }
+      gamma[p] = kept;
+    }
+  }
+  if (q_override) {
+    if (!(*q_override > 0)) throw Error("Q must be positive");
+    e.parameters.q = *q_override;
+    e.notes.push_back("Q(m_s) given, not measured");
+  } else if (e.time_network.count(2)) {
+    e.parameters.q = e.time_network.at(2) / e.time_shared.at(2);  // eq. (15)
+    if (e.parameters.q <= 1) {
+      e.notes.push_back("Q(m_s) = " + std::to_string(e.parameters.q) +
+                        " <= 1: the network NBFT was not slower than shared memory (eq. (3) assumes Q > 1)");
+    }
+  } else {
+    throw Error("no NBFT experiment over the network with P = 2 (experiment nbft, channel 1): eq. (15) needs it for Q(m_s); "
+                "measure it or give Q");
+  }
+  return e;
+}
+
+TaulopCalibration fit_taulop(const std::vector<TaulopSample>& samples, const TaulopFitOptions& options) {
+  TaulopCalibration c;
+  c.segment = common_segment(samples);
+  c.nbft = estimate_nbft(samples, options.q);
+  c.nbft.parameters.literal_eq18 = options.literal_eq18;
+  for (const auto& info : bcast_algorithms()) {
+    std::vector<const TaulopSample*> rows;
+    for (const auto& s : samples) {
+      if (!s.nbft && s.algorithm == info.algorithm) rows.push_back(&s);
+    }
+    if (!rows.empty()) c.algorithms.push_back(fit_algorithm(info.algorithm, rows, c.nbft.parameters, options));
+  }
+  if (c.algorithms.empty()) throw Error("no broadcast experiment (experiment bcast_gather) in the samples: nothing to fit");
+  for (const auto& f : c.algorithms) {
+    if (!std::isfinite(f.o0) || !std::isfinite(f.o1) || !std::isfinite(f.l0) || !std::isfinite(f.l1)) {
+      throw Error(std::string(bcast_algorithm_info(f.algorithm).name) + ": the fit did not give finite parameters");
+    }
+  }
+  return c;
+}
+
+}  // namespace contend::calibrate

@@ -1,0 +1,201 @@
+// contend fit-loggops: fits netgauge_bench's PRTT(n, d, s) timings
+// (calibrate/netgauge) into LogGOPS parameters per protocol range and
+// datatype, and writes them into a platform file's models.loggops.<level>.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "netgauge/fit/loggops_platform_update.hpp"
+#include "netgauge/fit/netgauge_fit.hpp"
+#include "platform/platform.hpp"
+#include "registry.hpp"
+#include "util/atomic_file.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+#include "util/units.hpp"
+#include "util/yaml_field.hpp"
+
+namespace contend::cli {
+namespace {
+
+struct FitOptions {
+  std::vector<std::string> raw;
+  std::string platform;
+  std::string level = "intra_socket";
+  std::string section;
+  std::string switch_choice = "auto";
+  std::string statistic = "median";
+  std::string fits;
+  std::string sizes;
+  bool dry_run = false;
+};
+
+Level parse_level_option(const std::string& text) {
+  std::vector<std::string> names;
+  for (Level l : kAllLevels) {
+    names.emplace_back(level_name(l));
+    if (text == level_name(l)) return l;
+  }
+  throw Error("--level: unknown level '" + text + "'" + did_you_mean(text, names) + "; expected " + join(names));
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open '" + path + "' for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// --switch auto | none | platform | SIZE ("platform": the level's eager_threshold).
+calibrate::SwitchChoice parse_switch(const FitOptions& o, Level level) {
+  calibrate::SwitchChoice c;
+  if (o.switch_choice == "auto") return c;
+  if (o.switch_choice == "none") {
+    c.mode = calibrate::SwitchChoice::Mode::None;
+    return c;
+  }
+  c.mode = calibrate::SwitchChoice::Mode::Given;
+  if (o.switch_choice == "platform") {
+    if (o.platform.empty()) throw Error("--switch platform needs --platform");
+    c.bytes = parse_platform(YamlField::load_file(o.platform)).level(level).eager_threshold;
+    return c;
+  }
+  const auto bytes = units::parse_size(o.switch_choice);
+  if (!bytes || *bytes == 0) {
+    throw Error("--switch: expected auto, none, platform or " + std::string(units::kSizeHelp) + ", got '" + o.switch_choice + "'");
+  }
+  c.bytes = *bytes;
+  return c;
+}
+
+// Whether models.loggops already covers every level but `level` (a 'default' or their own sections).
+bool covers_other_levels(const Platform& platform, Level level) {
+  const YamlField loggops = platform.models.child("loggops");
+  if (loggops.child("default").present()) return true;
+  for (Level l : kAllLevels) {
+    if (l != level && !loggops.child(level_name(l)).present()) return false;
+  }
+  return true;
+}
+
+void print_range(const char* name, const calibrate::ProtocolFit& r) {
+  fmt::print("{} ({} contiguous sizes, {} .. {} B): L {}  g {}  G {}/B{}\n", name, r.sizes, r.first_bytes, r.last_bytes,
+             calibrate::format_seconds(r.L), calibrate::format_seconds(r.gap.intercept),
+             calibrate::format_seconds(r.gap.slope), r.L_clamped ? "  (L: negative residual, set to 0)" : "");
+  for (const auto& [datatype, o] : r.datatypes) {
+    fmt::print("  {:<22} o_s {:>10} O_s {:>12}/B  o_r {:>10} O_r {:>12}/B{}\n", datatype,
+               calibrate::format_seconds(o.send.intercept), calibrate::format_seconds(o.send.slope),
+               calibrate::format_seconds(o.receive.intercept), calibrate::format_seconds(o.receive.slope),
+               o.borrowed ? "  (not measured here: other range's)" : "");
+  }
+}
+
+void print_fit(const calibrate::LogGopsFit& fit) {
+  std::vector<std::string> changes;
+  for (std::size_t i = 0; i < fit.changepoints.size(); ++i) {
+    changes.push_back(fmt::format("{} B (step {:+.0f}%)", fit.changepoint_bytes[i], 100 * fit.changepoints[i].jump));
+  }
+  fmt::print("changepoints of PRTT(1,0,s): {}\n", changes.empty() ? "none" : join(changes));
+  fmt::print("protocol switch: {}\n", fit.switch_bytes ? std::to_string(*fit.switch_bytes) + " B (first rendezvous size)" : "none");
+  fmt::print("Netgauge's L = PRTT(1,0,s_min)/2: {}\n", calibrate::format_seconds(fit.netgauge_L));
+  print_range("eager", fit.eager);
+  if (fit.switch_bytes) print_range("rendezvous", fit.rendezvous);
+}
+
+void write_fits_csv(std::ostream& out, const calibrate::LogGopsFit& fit) {
+  out << "range,first_bytes,last_bytes,datatype,L,g,G,o_s,O_s,o_r,O_r,switch_bytes,netgauge_L\n";
+  const std::string sw = fit.switch_bytes ? std::to_string(*fit.switch_bytes) : "";
+  for (const auto& [name, r] : {std::pair{"eager", &fit.eager}, std::pair{"rendezvous", &fit.rendezvous}}) {
+    for (const auto& [datatype, o] : r->datatypes) {
+      out << fmt::format("{},{},{},\"{}\",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{},{:.9g}\n", name, r->first_bytes,
+                         r->last_bytes, datatype, r->L, r->gap.intercept, r->gap.slope, o.send.intercept, o.send.slope,
+                         o.receive.intercept, o.receive.slope, sw, fit.netgauge_L);
+    }
+  }
+}
+
+void write_sizes_csv(std::ostream& out, const std::map<std::string, std::vector<calibrate::SizeEstimate>>& estimates,
+                     const calibrate::LogGopsFit& fit) {
+  out << "datatype,bytes,range,n,delay,prtt1,prttn,prttnd,gap,o_s_hat,o_r_hat,pingpong,pingpong_median,model\n";
+  for (const auto& [datatype, sizes] : estimates) {
+    for (const auto& s : sizes) {
+      const bool eager = !fit.switch_bytes || s.bytes < *fit.switch_bytes;
+      const auto& range = eager ? fit.eager : fit.rendezvous;
+      out << fmt::format("\"{}\",{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", datatype,
+                         s.bytes, eager ? "eager" : "rendezvous", s.n, s.delay, s.prtt1, s.prttn, s.prttnd, s.gap(),
+                         s.send_overhead(), s.receive_overhead(), s.pingpong, s.pingpong_median,
+                         calibrate::model_round_trip(range, datatype, static_cast<double>(s.bytes)));
+    }
+  }
+}
+
+int run_fit(const FitOptions& o) {
+  const Level level = parse_level_option(o.level);
+  if (!o.section.empty() && o.section != "default" && o.section != o.level) {
+    throw Error("--section: expected 'default' or the level '" + o.level + "', got '" + o.section + "'");
+  }
+  std::vector<calibrate::NetgaugeSample> samples;
+  std::vector<std::string> names;
+  for (const auto& path : o.raw) {
+    auto more = calibrate::read_netgauge_csv(path);
+    samples.insert(samples.end(), more.begin(), more.end());
+    names.push_back(std::filesystem::path(path).filename().string());
+  }
+  const auto estimates = calibrate::estimate_sizes(
+      samples, o.statistic == "min" ? calibrate::Statistic::Minimum : calibrate::Statistic::Median);
+  const auto fit = calibrate::fit_loggops(estimates, parse_switch(o, level));
+  print_fit(fit);
+  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { write_fits_csv(out, fit); });
+  if (!o.sizes.empty()) write_file_atomically(o.sizes, [&](std::ostream& out) { write_sizes_csv(out, estimates, fit); });
+  if (o.platform.empty()) return 0;
+  calibrate::LoggopsUpdate update{level, join(names), o.switch_choice != "platform", o.section};
+  const std::string original = read_text(o.platform);
+  const Platform before = parse_platform(YamlField::load_string(original, o.platform));
+  if (o.section.empty() && !covers_other_levels(before, level)) {
+    update.section = "default";  // the loggops model needs every level covered
+    fmt::print("models.loggops has no 'default' and not every other level: writing the fit as 'default'\n");
+  }
+  const std::uint64_t threshold = before.level(level).eager_threshold;
+  const bool threshold_changed = update.set_threshold && fit.switch_bytes && *fit.switch_bytes != threshold;
+  const std::string updated = calibrate::update_platform_loggops(original, o.platform, fit, update);
+  all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
+  if (o.dry_run) {
+    std::cout << updated;
+    return 0;
+  }
+  write_file_atomically(o.platform, [&](std::ostream& out) { out << updated; });
+  fmt::print("updated models.loggops.{}{} of {}\n", update.section_name(),
+             threshold_changed ? " and levels." + o.level + ".eager_threshold" : "", o.platform);
+  return 0;
+}
+
+}  // namespace
+
+Action add_fit_loggops_command(CLI::App& app) {
+  auto o = std::make_shared<FitOptions>();
+  auto* cmd = app.add_subcommand("fit-loggops",
+                                 "Fit LogGOPS parameters from netgauge_bench CSVs (Netgauge PRTT method) into a platform file");
+  cmd->add_option("raw", o->raw, "Raw CSVs written by netgauge_bench (one must hold contiguous data)")->required();
+  cmd->add_option("--platform", o->platform, "Platform YAML: models.loggops.LEVEL and the level's eager_threshold are rewritten");
+  cmd->add_option("--level", o->level, "The level the ranks were placed on")->capture_default_str();
+  cmd->add_option("--section", o->section,
+                  "Write under models.loggops.default instead of the level's own key (covers levels without one)");
+  cmd->add_option("--switch", o->switch_choice,
+                  "Protocol switch: auto (detected), none (one range), platform (the level's eager_threshold) or a size")
+      ->capture_default_str();
+  cmd->add_option("--statistic", o->statistic,
+                  "Per quantity and size, the median of the repetitions (Netgauge) or their minimum (a loaded machine)")
+      ->check(CLI::IsMember({"median", "min"}))
+      ->capture_default_str();
+  cmd->add_option("--fits", o->fits, "Write the fitted parameters as CSV (range,datatype,L,g,G,o_s,O_s,o_r,O_r,...)");
+  cmd->add_option("--sizes", o->sizes, "Write the per-size estimates, ping-pong and model round trip as CSV");
+  cmd->add_flag("--dry-run", o->dry_run, "Print the updated platform file instead of writing it");
+  return [o] { return run_fit(*o); };
+}
+
+}  // namespace contend::cli

@@ -1,0 +1,152 @@
+// contend pingpong: a ping-pong between two ranks through the engine, per
+// size, next to Bacon et al.'s LogGOPS formula (eq. (2), EuroMPI 2023):
+//   t_ping-pong = 2 (max(o_s + O_s k, g + G k) + L + O_r k + o_r)
+// with the parameters of the message's level, protocol range and datatype.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+#include <map>
+
+#include "commands.hpp"
+#include "engine/simulation.hpp"
+#include "loggops/loggops_parameters.hpp"
+#include "loggops/pingpong_measurements.hpp"
+#include "mapping/mapping.hpp"
+#include "platform/platform.hpp"
+#include "registry.hpp"
+#include "util/text.hpp"
+#include "util/units.hpp"
+#include "workload/pingpong_workload.hpp"
+
+namespace contend::cli {
+namespace {
+
+struct PingPongOptions {
+  std::string platform, model = "loggops", sizes = "1:16M", datatype = "contiguous", mapping = "block", progress;
+  std::string measured;
+};
+
+constexpr const char* kSizesHelp = "sizes: A:B (powers of two from A to B), or a comma list of sizes and ranges";
+
+std::uint64_t size_or_fail(std::string_view text) {
+  const auto v = units::parse_size(text);
+  if (!v || *v == 0) {
+    throw Error(fmt::format("--sizes: expected {} (each size {}, at least 1), got '{}'", kSizesHelp,
+                            units::kSizeHelp, text));
+  }
+  return *v;
+}
+
+// "1:16M" -> 1, 2, 4, ..., 16M; "1:1K,3000" adds 3000.
+std::vector<std::uint64_t> parse_sizes(std::string_view text) {
+  std::vector<std::uint64_t> sizes;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const auto comma = text.find(',', begin);
+    const auto item = text.substr(begin, comma == std::string_view::npos ? std::string_view::npos : comma - begin);
+    if (const auto colon = item.find(':'); colon != std::string_view::npos) {
+      const auto low = size_or_fail(item.substr(0, colon));
+      const auto high = size_or_fail(item.substr(colon + 1));
+      if (low > high) throw Error(fmt::format("--sizes: range '{}' ends before it begins", item));
+      for (std::uint64_t k = low; k <= high && k >= low; k *= 2) sizes.push_back(k);
+    } else {
+      sizes.push_back(size_or_fail(item));
+    }
+    if (comma == std::string_view::npos) break;
+    begin = comma + 1;
+  }
+  return sizes;
+}
+
+int run_pingpong(const PingPongOptions& o) {
+  const Platform platform = read_platform(o.platform);
+  all_models().validate_platform(platform);
+  std::string error;
+  const auto datatype = parse_datatype(o.datatype, error);
+  if (!datatype) throw Error("--datatype: expected " + error + ", got '" + o.datatype + "'");
+
+  // Whole instances of the datatype only: sizes are payload bytes.
+  const std::uint64_t unit = datatype->payload_bytes();
+  std::vector<std::uint64_t> sizes, skipped;
+  for (auto k : parse_sizes(o.sizes)) (k % unit == 0 ? sizes : skipped).push_back(k);
+  if (sizes.empty()) {
+    throw Error(fmt::format("--sizes: no size is a multiple of {} B, the payload of one {}", unit, datatype->name()));
+  }
+
+  const Mapping mapping = make_mapping(o.mapping, 2, platform.nodes, false);
+  const Level level = mapping.level(0, 1);
+  std::optional<LogGopsParameters> loggops;
+  if (o.model == "loggops") loggops.emplace(platform, platform.model_section("loggops"));
+
+  std::map<std::uint64_t, double> measured;
+  if (!o.measured.empty()) measured = read_pingpong_medians(o.measured, datatype->name());
+
+  PingPongWorkload workload(sizes, *datatype);
+  SimulationOptions options;
+  options.model = o.model;
+  options.mapping_name = o.mapping;
+  if (!o.progress.empty()) options.progress = progress_by_name(o.progress);
+  const Progress progress = options.progress.value_or(platform.progress);
+  simulate(platform, mapping, workload, all_models(), options);
+
+  fmt::print("# contend pingpong: platform {}, model {}, datatype {}, level {}, progress {}\n", platform.name,
+             o.model, datatype->name(), level_name(level), progress_name(progress));
+  if (!skipped.empty()) {
+    std::vector<std::string> names;
+    for (auto k : skipped) names.push_back(std::to_string(k));
+    fmt::print("# skipped (not a multiple of {} B, one {}): {}\n", unit, datatype->name(), join(names));
+  }
+  if (loggops) fmt::print("# formula: Bacon et al. eq. (2), 2 (max(o_s + O_s k, g + G k) + L + O_r k + o_r)\n");
+  if (!o.measured.empty()) {
+    fmt::print("# measured: {} (median per size); relative_error = (simulated - measured) / measured\n", o.measured);
+  }
+  fmt::print("bytes,protocol,formula_s,simulated_s,relative_difference{}\n",
+             o.measured.empty() ? "" : ",measured_s,relative_error");
+  const auto threshold = platform.level(level).eager_threshold;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const double k = static_cast<double>(sizes[i]);
+    const double simulated = workload.round_trips()[i];
+    const char* protocol = sizes[i] < threshold ? "eager" : "rendezvous";
+    if (loggops) {
+      const double formula = 2 * loggops->protocol_for(level, sizes[i]).one_way(*datatype, k);
+      fmt::print("{},{},{:.12e},{:.12e},{:.3e}", sizes[i], protocol, formula, simulated,
+                 std::abs(simulated - formula) / formula);
+    } else {
+      fmt::print("{},{},-,{:.12e},-", sizes[i], protocol, simulated);
+    }
+    if (!o.measured.empty()) {
+      const auto m = measured.find(sizes[i]);
+      if (m == measured.end()) {
+        fmt::print(",-,-");
+      } else {
+        fmt::print(",{:.12e},{:+.4f}", m->second, (simulated - m->second) / m->second);
+      }
+    }
+    fmt::print("\n");
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action add_pingpong_command(CLI::App& app) {
+  auto o = std::make_shared<PingPongOptions>();
+  auto* cmd = app.add_subcommand(
+      "pingpong", "Simulate a two-rank ping-pong per size, next to the LogGOPS formula (Bacon et al. eq. (2))");
+  cmd->add_option("--platform", o->platform, "Platform YAML file (with models: loggops: for the formula)")->required();
+  cmd->add_option("--model", o->model, "Model of the simulated column; the formula needs loggops")
+      ->capture_default_str();
+  cmd->add_option("--sizes", o->sizes, "Message sizes: A:B (powers of two), or a comma list (e.g. 1:1K,3000)")
+      ->capture_default_str();
+  cmd->add_option("--datatype", o->datatype, "contiguous | vector:COUNT,BLOCKLENGTH,STRIDE:BASE")
+      ->capture_default_str();
+  cmd->add_option("--mapping", o->mapping, "Where the two ranks run: block | cyclic | socket | FILE")
+      ->capture_default_str();
+  cmd->add_option("--progress", o->progress, "none | thread | dedicated-core (default: the platform's)");
+  cmd->add_option("--measured", o->measured,
+                  "Measured round trips, CSV with bytes,seconds[,datatype]: adds measured_s and relative_error");
+  return [o] { return run_pingpong(*o); };
+}
+
+}  // namespace contend::cli

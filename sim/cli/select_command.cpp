@@ -1,0 +1,169 @@
+// contend select bcast: the analytical broadcast models of Nuriyev et al.
+// (JPDC 2022, eqs. 1-13) for every algorithm and message size, the
+// model-based choice, and Open MPI's fixed-decision choice with its
+// predicted penalty (README "select").
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "mapping/mapping.hpp"
+#include "platform/platform.hpp"
+#include "registry.hpp"
+#include "select_support.hpp"
+#include "taulop/bcast_models.hpp"
+#include "taulop/parameters.hpp"
+#include "util/atomic_file.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+#include "util/units.hpp"
+
+namespace contend::cli {
+namespace {
+
+struct SelectOptions {
+  std::string collective;
+  std::string platform;
+  int procs = 0;
+  std::string sizes = "16K:4M";
+  std::string mapping = "block";
+  std::string ompi = "4.1";
+  bool simulate = false;
+  std::string model = "taulop";
+  std::string csv;
+};
+
+std::uint64_t parse_one_size(std::string_view text) {
+  const auto size = units::parse_size(trim(text));
+  if (!size || *size == 0) throw Error("--sizes: expected " + std::string(units::kSizeHelp) + " (> 0), got '" + std::string(text) + "'");
+  return *size;
+}
+
+// "16K:4M" (doubling from the first to the last), "16K,64K,1M" or "1M".
+std::vector<std::uint64_t> parse_sizes(const std::string& text) {
+  std::vector<std::uint64_t> sizes;
+  if (const auto colon = text.find(':'); colon != std::string::npos) {
+    const std::uint64_t first = parse_one_size(std::string_view(text).substr(0, colon));
+    const std::uint64_t last = parse_one_size(std::string_view(text).substr(colon + 1));
+    if (last < first) throw Error("--sizes: the range '" + text + "' ends below its start");
+    for (std::uint64_t m = first; m <= last; m *= 2) sizes.push_back(m);
+    return sizes;
+  }
+  std::string_view rest = text;
+  while (true) {
+    const auto comma = rest.find(',');
+    sizes.push_back(parse_one_size(rest.substr(0, comma)));
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return sizes;
+}
+
+std::string size_label(std::uint64_t bytes) {
+  if (bytes % (1ull << 20) == 0) return fmt::format("{}M", bytes >> 20);
+  if (bytes % 1024 == 0) return fmt::format("{}K", bytes >> 10);
+  return fmt::format("{}", bytes);
+}
+
+int run_select(const SelectOptions& o) {
+  if (o.collective != "bcast") {
+    throw Error("select: unknown collective '" + o.collective + "'" + did_you_mean(o.collective, {"bcast"}) +
+                "; the analytical models cover: bcast");
+  }
+  const Platform platform = read_platform(o.platform);
+  all_models().validate_platform(platform);
+  const taulop::Parameters parameters = taulop::parse_parameters(platform.model_section("taulop"));
+  const Mapping mapping = make_mapping(o.mapping, o.procs, platform.nodes, false);
+  const std::vector<std::uint64_t> sizes = parse_sizes(o.sizes);
+  const OmpiDecision ompi(o.ompi, parameters.kchain_fanout);
+  std::optional<AlgorithmSimulator> simulator;
+  if (o.simulate) simulator.emplace(platform, o.mapping, o.procs, o.model, parameters);
+
+  const taulop::BcastModels models(parameters, mapping);
+  fmt::print("bcast on {} ranks of {} ({} mapping), segments {} B, K = {}; predicted times in ms{}\n", o.procs,
+             platform.name, o.mapping, parameters.segment_size, parameters.kchain_fanout,
+             o.simulate ? fmt::format(" (sim: --model {})", o.model) : "");
+  std::string header = fmt::format("{:>6}", "size");
+  for (const auto& name : taulop::bcast_algorithm_names()) header += fmt::format(" {:>12}", name);
+  header += fmt::format("  {:<12} {:<24} {:>8}", "model", fmt::format("ompi-{}", ompi.version()), "penalty");
+  if (o.simulate) header += "  sim-best";
+  fmt::print("{}\n", header);
+
+  std::ostringstream csv;
+  csv << "bytes,algorithm,model_seconds" << (o.simulate ? ",simulated_seconds" : "")
+      << ",model_choice,ompi_choice,ompi_segment_bytes,ompi_penalty\n";
+  for (const std::uint64_t m : sizes) {
+    const double bytes = static_cast<double>(m);
+    std::vector<double> predicted, simulated;
+    for (auto a : taulop::kBcastAlgorithms) predicted.push_back(models.predict(a, bytes));
+    if (simulator) {
+      for (auto a : taulop::kBcastAlgorithms) simulated.push_back(simulator->run(a, m));
+    }
+    const auto best = static_cast<std::size_t>(std::min_element(predicted.begin(), predicted.end()) - predicted.begin());
+    const OmpiChoice choice = ompi.choose(o.procs, m);
+    std::string penalty = "-";
+    double penalty_value = std::numeric_limits<double>::quiet_NaN();
+    if (choice.modelled) {
+      const double chosen = predicted[*choice.modelled];
+      penalty_value = predicted[best] > 0 ? chosen / predicted[best] - 1 : 0;  // one rank: nothing to send
+      penalty = fmt::format("{:.0f}%", 100 * penalty_value);
+    }
+    std::string line = fmt::format("{:>6}", size_label(m));
+    for (double t : predicted) line += fmt::format(" {:>12.4g}", t * 1e3);
+    const std::string model_choice(taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[best]));
+    line += fmt::format("  {:<12} {:<24} {:>8}", model_choice, choice.label, penalty);
+    if (simulator) {
+      const auto sim_best = static_cast<std::size_t>(std::min_element(simulated.begin(), simulated.end()) - simulated.begin());
+      line += fmt::format("  {}", taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[sim_best]));
+    }
+    fmt::print("{}\n", line);
+    if (simulator) {
+      std::string sim_line = fmt::format("{:>6}", "sim");
+      for (double t : simulated) sim_line += fmt::format(" {:>12.4g}", t * 1e3);
+      fmt::print("{}\n", sim_line);
+    }
+    for (std::size_t i = 0; i < predicted.size(); ++i) {
+      csv << m << ',' << taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[i]) << ',' << fmt::format("{:.9g}", predicted[i]);
+      if (simulator) csv << ',' << fmt::format("{:.9g}", simulated[i]);
+      csv << ',' << model_choice << ',' << choice.csv_name << ',' << choice.segment_bytes << ','
+          << (choice.modelled ? fmt::format("{:.6g}", penalty_value) : "") << '\n';
+    }
+  }
+  // Say where gamma was extrapolated (README "taulop": beyond its last point).
+  for (const auto c : {taulop::kSharedMemory, taulop::kNetwork}) {
+    const auto& points = parameters.channels[c].gamma.points();
+    const int last = points.rbegin()->first;
+    if (models.largest_nbft(c) > last) {
+      fmt::print("note: gamma^{}(P) extrapolated beyond P = {} for NBFTs of up to {} nodes\n", static_cast<int>(c), last,
+                 models.largest_nbft(c));
+    }
+  }
+  if (!o.csv.empty()) write_file_atomically(o.csv, [&](std::ostream& out) { out << csv.str(); });
+  return 0;
+}
+
+}  // namespace
+
+Action add_select_command(CLI::App& app) {
+  auto o = std::make_shared<SelectOptions>();
+  auto* cmd = app.add_subcommand(
+      "select", "Predict every broadcast algorithm's time (Nuriyev et al. models) and pick the fastest");
+  cmd->add_option("collective", o->collective, "The collective: bcast")->required();
+  cmd->add_option("--platform", o->platform, "Platform YAML file with a models: taulop: section")->required();
+  cmd->add_option("--procs", o->procs, "Number of MPI processes")->required()->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--sizes", o->sizes, "Message sizes: FIRST:LAST (doubling) or A,B,C (default 16K:4M)");
+  cmd->add_option("--mapping", o->mapping, "block (serial, default), cyclic, socket, or a mapping file");
+  cmd->add_option("--ompi", o->ompi, "Open MPI version whose fixed decision to compare: 3.1 or 4.1 (default 4.1)");
+  cmd->add_flag("--simulate", o->simulate, "Also simulate each algorithm (Open MPI's code, forced) with --model");
+  cmd->add_option("--model", o->model, "Model for --simulate (default taulop)");
+  cmd->add_option("--csv", o->csv, "Write bytes,algorithm,times,choices per row to FILE");
+  return [o] { return run_select(*o); };
+}
+
+}  // namespace contend::cli

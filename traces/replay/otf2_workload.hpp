@@ -1,0 +1,27 @@
+#pragma once
+// Replays an OTF2 archive of an MPI program (formats/otf2_trace.hpp): each
+// rank's actor reads its own location's events lazily and replays them as
+// TI actions (rank_replay.hpp).
+#include <string>
+
+#include "formats/otf2_trace.hpp"
+#include "replay/rank_replay.hpp"
+#include "replay/trace_workload.hpp"
+
+namespace contend {
+
+class Otf2Workload final : public TraceWorkload {
+ public:
+  explicit Otf2Workload(const std::string& anchor);
+
+  int rank_count() const override { return defs_.ranks(); }
+  std::string description() const override;
+  void run(Mpi& mpi) override;
+  const std::map<std::string, long long>& action_counts() const override { return shared_.counts(); }
+
+ private:
+  Otf2Definitions defs_;
+  ReplayShared shared_;
+};
+
+}  // namespace contend

@@ -1,0 +1,29 @@
+#pragma once
+// Replays a SimGrid time-independent trace (formats/ti_trace.hpp): each
+// rank's actor reads its own file lazily and performs its actions against
+// the Mpi handle (rank_replay.hpp), so memory does not grow with the trace.
+#include <map>
+#include <string>
+
+#include "formats/ti_trace.hpp"
+#include "replay/rank_replay.hpp"
+#include "replay/trace_workload.hpp"
+
+namespace contend {
+
+class TiWorkload final : public TraceWorkload {
+ public:
+  explicit TiWorkload(const std::string& path);
+
+  int rank_count() const override { return files_.ranks(); }
+  std::string description() const override;
+  void run(Mpi& mpi) override;
+
+  const std::map<std::string, long long>& action_counts() const override { return shared_.counts(); }
+
+ private:
+  TiTraceFiles files_;
+  ReplayShared shared_;
+};
+
+}  // namespace contend
