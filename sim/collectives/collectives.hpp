@@ -10,7 +10,9 @@
 //   coll::run_collective(mpi, world, call, settings);
 //
 // Every member of the communicator must make the same calls in the same
-// order (MPI semantics); each call is blocking, like the MPI function.
+// order (MPI semantics); each call is blocking, like the MPI function. As in
+// Open MPI's MPI layer, an empty bcast/reduce/allreduce/gather/scatter/
+// allgather/alltoall (or a reduce_scatter of zero counts) sends nothing.
 // Messages of collectives carry negative tags (as Open MPI's
 // MCA_COLL_BASE_TAG_*), which MPI_ANY_TAG receives never match, so they never
 // mix with user messages on the same communicator.
@@ -103,7 +105,7 @@ struct CollectiveCall {
   CollectiveOp op = CollectiveOp::barrier;
   int root = 0;  // local rank of the root (bcast, reduce, gather(v), scatter(v))
   // bcast/reduce/allreduce: the message size.
-  // gather/scatter/allgather: the block of one rank (sendcount*size).
+  // gather/scatter/allgather: the block of one rank (sendcount * type size).
   // alltoall: the block sent to each peer.
   // reduce_scatter: ignored when `counts` is given, else every rank's block.
   std::uint64_t bytes = 0;
@@ -115,8 +117,8 @@ struct CollectiveCall {
   std::vector<std::uint64_t> send_counts;
   std::vector<std::uint64_t> recv_counts;
   // Datatype size (1 = MPI_BYTE, 8 = MPI_DOUBLE); the byte counts must be
-  // multiples of it. Reductions cost one flop per element
-  // (see reduction_flops in algorithms), and segments hold whole elements.
+  // multiples of it. Reductions cost one flop per element and reduction
+  // (kFlopsPerReducedElement in context.hpp), and segments hold whole elements.
   std::uint32_t element_bytes = 1;
   bool commutative = true;  // the reduction operation (MPI_SUM: true)
 };
