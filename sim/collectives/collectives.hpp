@@ -23,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "collectives/context_registry.hpp"
+
 namespace contend {
 class Mpi;
 }
@@ -67,13 +69,14 @@ struct ColorKey {
 // color, ordered by (key, parent local rank). Returns nothing for
 // kUndefinedColor (MPI_COMM_NULL). Increments parent.derived_count, also for
 // an undefined color, as every member must.
-// The context id is a pure function of (parent context, derivation number,
-// color) made unique within the process by a registry: identical on all
-// members, distinct from every other communicator's.
-std::optional<Communicator> split_communicator(Communicator& parent, const std::vector<ColorKey>& by_parent_rank);
+// The context id comes from the run's registry (`mpi.contexts()`), keyed by
+// (parent context, derivation number, color): identical on all members,
+// distinct from every other communicator's.
+std::optional<Communicator> split_communicator(ContextRegistry& contexts, Communicator& parent,
+                                               const std::vector<ColorKey>& by_parent_rank);
 
 // MPI_Comm_dup: same members and order, a new context.
-Communicator dup_communicator(Communicator& parent);
+Communicator dup_communicator(ContextRegistry& contexts, Communicator& parent);
 
 // ---------------------------------------------------------------- calls
 

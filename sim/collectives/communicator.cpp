@@ -1,31 +1,10 @@
 #include <algorithm>
-#include <map>
-#include <mutex>
-#include <tuple>
 
 #include "collectives/collectives.hpp"
 #include "engine/mpi.hpp"
 #include "util/error.hpp"
 
 namespace contend::coll {
-namespace {
-
-// Context ids of derived communicators, keyed by how they were derived.
-// Every member of a new communicator asks with the same key and gets the
-// same id; different derivations never share one. Ids start above the
-// world's 0 and grow in order of first request, which SimGrid's
-// deterministic scheduling makes reproducible.
-int derived_context(int parent_context, int derivation, int color) {
-  static std::mutex mutex;
-  static std::map<std::tuple<int, int, int>, int> ids;
-  const std::lock_guard lock(mutex);
-  const auto key = std::make_tuple(parent_context, derivation, color);
-  const auto [it, added] = ids.try_emplace(key, static_cast<int>(ids.size()) + 1);
-  return it->second;
-}
-
-}  // namespace
-
 std::optional<int> Communicator::local_of_world(int world) const {
   const auto it = std::find(world_ranks.begin(), world_ranks.end(), world);
   if (it == world_ranks.end()) return std::nullopt;
@@ -41,7 +20,8 @@ Communicator world_communicator(const Mpi& mpi) {
   return c;
 }
 
-std::optional<Communicator> split_communicator(Communicator& parent, const std::vector<ColorKey>& by_parent_rank) {
+std::optional<Communicator> split_communicator(ContextRegistry& contexts, Communicator& parent,
+                                               const std::vector<ColorKey>& by_parent_rank) {
   if (static_cast<int>(by_parent_rank.size()) != parent.size()) {
     throw Error("comm_split: " + std::to_string(by_parent_rank.size()) + " (color, key) pairs for a communicator of " +
                 std::to_string(parent.size()) + " ranks");
@@ -57,7 +37,7 @@ std::optional<Communicator> split_communicator(Communicator& parent, const std::
     return by_parent_rank[static_cast<std::size_t>(a)].key < by_parent_rank[static_cast<std::size_t>(b)].key;
   });
   Communicator c;
-  c.context = derived_context(parent.context, derivation, color);
+  c.context = contexts.derive(parent.context, derivation, color);
   for (std::size_t i = 0; i < members.size(); ++i) {
     c.world_ranks.push_back(parent.world_rank(members[i]));
     if (members[i] == parent.local_rank) c.local_rank = static_cast<int>(i);
@@ -65,9 +45,9 @@ std::optional<Communicator> split_communicator(Communicator& parent, const std::
   return c;
 }
 
-Communicator dup_communicator(Communicator& parent) {
+Communicator dup_communicator(ContextRegistry& contexts, Communicator& parent) {
   Communicator c;
-  c.context = derived_context(parent.context, parent.derived_count++, 0);
+  c.context = contexts.derive(parent.context, parent.derived_count++, 0);
   c.world_ranks = parent.world_ranks;
   c.local_rank = parent.local_rank;
   return c;

@@ -32,6 +32,8 @@ class Mpi {
   RequestId irecv(int src, std::uint64_t bytes, int tag = 0, int comm = kCommWorld, DatatypeId type = kContiguous);
   // The run's id of a datatype (MPI_Type_commit); `bytes` stay the payload size.
   DatatypeId datatype(const Datatype& type) { return core_.intern(type); }
+  // The run's communicator context ids (coll::split_communicator, dup_communicator).
+  coll::ContextRegistry& contexts() { return core_.contexts(); }
   void wait(RequestId id) { waitall(std::vector<RequestId>{id}); }
   void waitall(const std::vector<RequestId>& ids);
   // True (and the request freed) if it has completed.

@@ -52,7 +52,7 @@ inline std::vector<std::uint64_t> run_groups(const std::vector<GroupCase>& cases
     coll::Communicator world = coll::world_communicator(mpi);
     std::vector<coll::ColorKey> ck;
     for (int r = 0; r < ranks; ++r) ck.push_back({group_of[static_cast<std::size_t>(r)], r});
-    const auto mine = coll::split_communicator(world, ck);
+    const auto mine = coll::split_communicator(mpi.contexts(), world, ck);
     const GroupCase& c = cases[static_cast<std::size_t>(group_of[static_cast<std::size_t>(mpi.rank())])];
     coll::run_collective(mpi, *mine, c.call, c.settings);
   });

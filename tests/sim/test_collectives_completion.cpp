@@ -70,7 +70,7 @@ void every_algorithm_completes(CollectiveOp op) {
     for (int p = 1; p <= kWorld; ++p) {
       std::vector<ColorKey> ck;
       for (int r = 0; r < kWorld; ++r) ck.push_back({r < p ? 0 : kUndefinedColor, r});
-      const auto comm = split_communicator(world, ck);
+      const auto comm = split_communicator(mpi.contexts(), world, ck);
       if (!comm) continue;
       for (const CollectiveSettings& s : settings_for(op, p)) {
         for (const CollectiveCall& c : calls_for(op, p, comm->local_rank)) run_collective(mpi, *comm, c, s);

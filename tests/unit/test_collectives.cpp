@@ -328,12 +328,13 @@ BOOST_AUTO_TEST_CASE(split_orders_by_key_then_rank_and_agrees_on_contexts) {
   // Six members, colours 0/1 alternating, keys reversing the order.
   const std::vector<ColorKey> ck = {{0, 5}, {1, 4}, {0, 3}, {1, 2}, {0, 1}, {kUndefinedColor, 0}};
   std::vector<Communicator> got;
+  ContextRegistry contexts;
   for (int r = 0; r < 6; ++r) {
     Communicator parent;
     parent.context = 0;
     parent.world_ranks = {0, 1, 2, 3, 4, 5};
     parent.local_rank = r;
-    const auto c = split_communicator(parent, ck);
+    const auto c = split_communicator(contexts, parent, ck);
     BOOST_TEST(parent.derived_count == 1);
     if (r == 5) {
       BOOST_TEST(!c.has_value());
@@ -356,14 +357,15 @@ BOOST_AUTO_TEST_CASE(split_orders_by_key_then_rank_and_agrees_on_contexts) {
 BOOST_AUTO_TEST_CASE(dups_get_fresh_contexts) {
   Communicator world;
   world.world_ranks = {0, 1};
-  const Communicator a = dup_communicator(world);
-  const Communicator b = dup_communicator(world);
+  ContextRegistry contexts;
+  const Communicator a = dup_communicator(contexts, world);
+  const Communicator b = dup_communicator(contexts, world);
   BOOST_TEST(a.context != b.context);
   BOOST_TEST(a.world_ranks == world.world_ranks);
   Communicator other_rank = world;  // the same derivation on another member
   other_rank.local_rank = 1;
   other_rank.derived_count = 0;
-  BOOST_TEST(dup_communicator(other_rank).context == a.context);
+  BOOST_TEST(dup_communicator(contexts, other_rank).context == a.context);
   BOOST_TEST(collective_tag(CollectiveOp::bcast) < -1);  // never MPI_ANY_TAG nor a user tag
 }
 

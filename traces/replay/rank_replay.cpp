@@ -299,7 +299,7 @@ class RankReplay {
     exchange.bytes = 8;
     exchange.element_bytes = 4;
     coll::run_collective(mpi_, parent, exchange, mpi_.collective_settings());
-    auto created = coll::split_communicator(parent, shared_.take(parent.context, derivation));
+    auto created = coll::split_communicator(mpi_.contexts(), parent, shared_.take(parent.context, derivation));
     add_communicator(created);
   }
 
@@ -311,7 +311,7 @@ class RankReplay {
     agree.bytes = 4;
     agree.element_bytes = 4;
     coll::run_collective(mpi_, parent, agree, mpi_.collective_settings());
-    add_communicator(coll::dup_communicator(parent));
+    add_communicator(coll::dup_communicator(mpi_.contexts(), parent));
   }
 
   // Communicators are numbered on each rank in creation order, as the

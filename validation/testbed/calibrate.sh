@@ -16,7 +16,9 @@
 #      intra_socket and the unused inter_socket) and 1 rank on each of two
 #      nodes (models.loggops.inter_node); the protocol ranges split at the
 #      template's eager thresholds (Open MPI's limits; --switch platform), so
-#      the other models' thresholds stay as they are.
+#      the other models' thresholds stay as they are; the levels' latencies
+#      become Netgauge's L (set_latency.py: the multi-pair intercept is no
+#      latency on this testbed);
 #   6. Nuriyev et al.'s parameter estimation (calibrate/taulop): NBFTs over
 #      shared memory (4 ranks of one node) and over the network (one rank on
 #      each of the 4 suite nodes), then broadcast + flat gather on the suite's
@@ -110,6 +112,10 @@ netgauge_run() {  # netgauge_run NAME LEVEL SECTION PPR
 }
 netgauge_run intra_node intra_socket default ppr:2:node
 netgauge_run inter_node inter_node inter_node ppr:1:node
+# The levels' latencies: Netgauge's L (1-byte ping-pong), not the multi-pair
+# intercept, which on this testbed measures handshakes queued behind data.
+"$CTD_DIR/set_latency.py" "$platform" intra_socket "$raw/netgauge-intra_node-fits.csv"
+"$CTD_DIR/set_latency.py" "$platform" inter_node "$raw/netgauge-inter_node-fits.csv"
 # tau-Lop (Nuriyev Sec. 5) on the suite's nodes and ranks.
 if [ "$mode" = quick ]; then
   taulop=(--min-size 16KiB --max-size 64KiB --samples 3 --calls 20)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The accuracy suite on the testbed that is up: every workload under every
-# mapping is run for real (pattern_run) and predicted by every model contend
-# knows (`contend models --names`: new models join with no change here), then
+# mapping is run for real (pattern_run; the sample applications under the
+# PMPI tracer), then predict.sh predicts each case with every model contend
+# knows (`contend models --names`: new models join with no change here) and
 # report.py compares them.
 # Usage: run-suite.sh BUILD_DIR PLATFORM RESULTS_DIR [quick]
 #   quick: two workloads, three repetitions (the CI version)
@@ -32,13 +33,11 @@ fi
 if [ "$mode" = quick ]; then
   apps=()
 else
-  apps=("jacobi3d 48 20" "cg 40 20" "bcast_heavy 12")
+  apps=("jacobi3d 48 20" "cg 40 40" "bcast_heavy 12")  # cg checks its own error: 40 iterations
 fi
 # contend mapping -> Open MPI placement with the hostfile's slots
 declare -A map_by=([block]=slot [cyclic]=node)
 mappings=(block cyclic)
-mapfile -t models < <("$contend" models --names)
-[ ${#models[@]} -gt 0 ] || ctd_die "contend lists no model"
 
 echo "case,workload,mapping,ranks,repetitions,warmup,drops,retransmits" > "$results/cases.csv.tmp"
 warmup=2
@@ -52,17 +51,6 @@ for w in "${workloads[@]}"; do
       { cat "$results/measured/$case_name.log" >&2; ctd_die "pattern_run failed on $case_name"; }
     rm -f "$results/measured/$case_name.log"
     read -r drops1 retrans1 < <(ctd_loss_counters)
-    for model in "${models[@]}"; do
-      out="$results/predicted/$case_name.$model.csv"
-      # A model that cannot predict this platform (missing parameters) is reported, not fatal.
-      if ! "$contend" simulate --platform "$platform" --pattern "$results/workloads/$w.pattern" --mapping "$m" \
-           --model "$model" --per-rank "$out" --quiet 2> "$out.err"; then
-        ctd_log "model $model cannot predict $case_name: $(head -1 "$out.err")"
-        rm -f "$out"
-      else
-        rm -f "$out.err"
-      fi
-    done
     echo "$case_name,$w,$m,$ranks,$repetitions,$warmup,$((drops1 - drops0)),$((retrans1 - retrans0))" >> "$results/cases.csv.tmp"
   done
 done
@@ -70,22 +58,9 @@ done
 # The sample applications (traces/examples), run for real under the PMPI
 # tracer: each repetition is a fresh mpirun that writes its trace and the
 # measured per-rank times (MPI_Init to MPI_Finalize, computation included);
-# contend replays the first repetition's trace (its computation as recorded,
-# flops at the template's 1 Gflop/s) under every model.
+# predict.sh replays the first repetition's trace (its computation as
+# recorded, flops at the template's 1 Gflop/s) under every model.
 tracer=$build/lib/libcontend-trace.so
-app_predict() {  # app_predict CASE TRACE MAPPING
-  local case_name=$1 trace=$2 m=$3 model out
-  for model in "${models[@]}"; do
-    out="$results/predicted/$case_name.$model.csv"
-    if ! "$contend" simulate --platform "$platform" --trace "$trace" --mapping "$m" --model "$model" \
-         --per-rank "$out" --quiet > /dev/null 2> "$out.err"; then
-      ctd_log "model $model cannot predict $case_name: $(head -1 "$out.err")"
-      rm -f "$out"
-    else
-      rm -f "$out.err"
-    fi
-  done
-}
 for app in "${apps[@]}"; do
   read -r name args <<< "$app"
   [ -x "$build/bin/$name" ] && [ -f "$tracer" ] || ctd_die "build $build first ($name, libcontend-trace.so)"
@@ -108,11 +83,10 @@ for app in "${apps[@]}"; do
     done
     mv "$raw.tmp" "$raw"
     read -r drops1 retrans1 < <(ctd_loss_counters)
-    app_predict "$case_name" "$results/traces/$case_name/run-1/trace.txt" "$m"
     # Keep one trace per case (the replayed one); the others only gave times.
     find "$results/traces/$case_name" -mindepth 1 -maxdepth 1 -name 'run-*' ! -name run-1 -exec rm -rf {} +
     echo "$case_name,app-$name,$m,$ranks,$repetitions,0,$((drops1 - drops0)),$((retrans1 - retrans0))" >> "$results/cases.csv.tmp"
   done
 done
 mv "$results/cases.csv.tmp" "$results/cases.csv"
-"$python" "$CTD_DIR/report.py" "$results" "$platform" "${models[@]}"
+"$CTD_DIR/predict.sh" "$build" "$platform" "$results"
