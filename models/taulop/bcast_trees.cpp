@@ -55,7 +55,8 @@ BcastTree chain_tree(int procs, int fanout) {
   BcastTree t = empty_tree(procs);
   if (procs < 2) return t;
   const int others = procs - 1;
-  fanout = std::clamp(fanout, 1, others);
+  // Open MPI's build_chain clamps the fanout to 1..32 (and to the non-roots).
+  fanout = std::clamp(fanout, 1, std::min(others, 32));
   const int longer = others % fanout;  // chains one node longer than the rest
   int head = 1;
   for (int chain = 0; chain < fanout; ++chain) {

@@ -19,7 +19,8 @@ BcastTree binomial_tree(int procs);
 // Level by level, fanout 2: at level l, children of v are v + 2^l and v + 2^(l+1).
 BcastTree binary_tree(int procs);
 // The P - 1 non-roots in `fanout` contiguous chains (the first (P-1) % fanout
-// one longer); the root feeds every chain head. fanout 1 is the pipeline.
+// one longer); the root feeds every chain head. fanout 1 is the pipeline;
+// fanout is clamped to 1..min(P - 1, 32) as Open MPI's build_chain does.
 BcastTree chain_tree(int procs, int fanout);
 
 }  // namespace contend::taulop

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <queue>
 
 #include "util/error.hpp"
 
@@ -32,72 +31,6 @@ std::optional<BcastAlgorithm> bcast_algorithm_named(std::string_view name) {
     if (info.name == name) return info.algorithm;
   }
   return std::nullopt;
-}
-
-std::vector<int> Tree::depths() const {
-  std::vector<int> depth(children.size(), -1);
-  if (children.empty()) return depth;
-  std::queue<int> todo;
-  depth[0] = 0;
-  todo.push(0);
-  while (!todo.empty()) {
-    const int v = todo.front();
-    todo.pop();
-    for (int c : children[static_cast<std::size_t>(v)]) {
-      depth[static_cast<std::size_t>(c)] = depth[static_cast<std::size_t>(v)] + 1;
-      todo.push(c);
-    }
-  }
-  return depth;
-}
-
-// Level-order tree: a node of level l has children v + 2^l (i + 1), i < 2.
-Tree binary_tree(int size) {
-  Tree t{std::vector<std::vector<int>>(static_cast<std::size_t>(size))};
-  int level_start = 0, delta = 1;
-  for (int v = 0; v < size; ++v) {
-    if (v >= level_start + delta) {  // the next level starts: levels hold 1, 2, 4, ... nodes
-      level_start += delta;
-      delta *= 2;
-    }
-    for (int i = 0; i < 2; ++i) {
-      const int child = v + delta * (i + 1);
-      if (child >= size) break;
-      t.children[static_cast<std::size_t>(v)].push_back(child);
-    }
-  }
-  return t;
-}
-
-// Children of v: v XOR mask for every power of two mask > v, while below size.
-Tree binomial_tree(int size) {
-  Tree t{std::vector<std::vector<int>>(static_cast<std::size_t>(size))};
-  for (int v = 0; v < size; ++v) {
-    int mask = 1;
-    while (mask <= v) mask <<= 1;
-    for (; mask < size; mask <<= 1) {
-      if ((v ^ mask) >= size) break;
-      t.children[static_cast<std::size_t>(v)].push_back(v ^ mask);
-    }
-  }
-  return t;
-}
-
-// The size - 1 non-roots in `fanout` contiguous chains (fanout clamped to
-// 1..size-1); the first (size-1) % fanout chains are one longer.
-Tree chain_tree(int size, int fanout) {
-  Tree t{std::vector<std::vector<int>>(static_cast<std::size_t>(size))};
-  if (size < 2) return t;
-  fanout = std::clamp(fanout, 1, std::min(size - 1, 32));
-  const int shortest = (size - 1) / fanout, longer = (size - 1) % fanout;
-  int head = 1;
-  for (int k = 0; k < fanout; ++k) {
-    const int length = shortest + (k < longer ? 1 : 0);
-    t.children[0].push_back(head);
-    for (int v = head; v < head + length - 1; ++v) t.children[static_cast<std::size_t>(v)].push_back(v + 1);
-    head += length;
-  }
-  return t;
 }
 
 double NbftParameters::gamma(int channel, int procs) const {
@@ -185,12 +118,9 @@ Coefficients split_binary_bcast(const Experiment& e, const NbftParameters& nbft)
 }  // namespace
 
 std::vector<Stage> nbft_stages(const Tree& tree, int segments, const std::vector<int>& node_of_rank, const NbftParameters& nbft) {
-  const auto depth = tree.depths();
-  int height = 0;  // stages one segment takes to reach the deepest leaf
-  for (int v = 0; v < tree.size(); ++v) {
-    if (!tree.children[static_cast<std::size_t>(v)].empty()) height = std::max(height, depth[static_cast<std::size_t>(v)] + 1);
-  }
-  std::vector<Stage> stages(static_cast<std::size_t>(std::max(0, height + segments - 1)));
+  const auto& depth = tree.depth;
+  // tree.height: the stages one segment takes to reach the deepest leaf.
+  std::vector<Stage> stages(static_cast<std::size_t>(std::max(0, tree.height + segments - 1)));
   for (int v = 0; v < tree.size(); ++v) {
     const auto& kids = tree.children[static_cast<std::size_t>(v)];
     if (kids.empty()) continue;

@@ -26,7 +26,7 @@
 // - T_p2p^c(m) of a whole message (the linear tree, eq. (1), and the
 //   split-binary exchange of m/2, eq. (13)) is (m / m_s) T_p2p^c(m_s): the
 //   paper's parameters are those of one segment.
-// The trees are Open MPI 4.1's (coll_base_topo.c): see the .cpp.
+// The trees are Open MPI 4.1's (coll_base_topo.c): models/taulop/bcast_trees.hpp.
 #include <array>
 #include <cstdint>
 #include <map>
@@ -34,6 +34,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "taulop/bcast_trees.hpp"
 
 namespace contend::calibrate {
 
@@ -52,15 +54,13 @@ const std::vector<BcastAlgorithmInfo>& bcast_algorithms();
 const BcastAlgorithmInfo& bcast_algorithm_info(BcastAlgorithm a);
 std::optional<BcastAlgorithm> bcast_algorithm_named(std::string_view name);
 
-// A virtual tree on ranks 0..size-1 rooted at 0 (all experiments use root 0).
-struct Tree {
-  std::vector<std::vector<int>> children;
-  int size() const { return static_cast<int>(children.size()); }
-  std::vector<int> depths() const;
-};
-Tree binary_tree(int size);               // ompi_coll_base_topo_build_tree(2, ...)
-Tree binomial_tree(int size);             // ompi_coll_base_topo_build_bmtree
-Tree chain_tree(int size, int fanout);    // ompi_coll_base_topo_build_chain
+// The virtual trees (Open MPI 4.1's coll_base_topo, rooted at 0: all
+// experiments use root 0) are the taulop model's, so that the fit and the
+// analytical models it feeds stage the same trees.
+using Tree = taulop::BcastTree;
+using taulop::binary_tree;
+using taulop::binomial_tree;
+using taulop::chain_tree;
 
 // Algorithm-independent parameters of Sec. 5.1, measured by the NBFT experiment.
 struct NbftParameters {
