@@ -1,12 +1,12 @@
 // The list of models. Adding a model: a folder models/<name>/ with its
 // CMakeLists.txt and a `ModelInfo <name>_model_info()`, plus one line below.
-#include "registry.hpp"
+#include "models/registry.hpp"
 
-#include "flowcut/flowcut.hpp"
-#include "loggops/loggops.hpp"
-#include "maxmin/maxmin.hpp"
-#include "staircase/staircase.hpp"
-#include "taulop/taulop.hpp"
+#include "models/flowcut/flowcut.hpp"
+#include "models/loggops/loggops.hpp"
+#include "models/maxmin/maxmin.hpp"
+#include "models/staircase/staircase.hpp"
+#include "models/taulop/taulop.hpp"
 
 namespace contend {
 

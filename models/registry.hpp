@@ -1,5 +1,5 @@
 #pragma once
-#include "engine/model.hpp"
+#include "sim/engine/model.hpp"
 
 namespace contend {
 

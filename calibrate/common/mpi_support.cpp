@@ -1,4 +1,4 @@
-#include "mpi_support.hpp"
+#include "calibrate/common/mpi_support.hpp"
 
 #include <mpi.h>
 #include <time.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "util/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::mpi_support {
 

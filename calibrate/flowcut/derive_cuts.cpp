@@ -10,11 +10,11 @@
 #include <iostream>
 #include <sstream>
 
-#include "cut_fit.hpp"
-#include "platform/platform.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
-#include "util/yaml_field.hpp"
+#include "calibrate/flowcut/fit/cut_fit.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/yaml_field.hpp"
 
 using namespace contend;
 using namespace contend::calibrate;

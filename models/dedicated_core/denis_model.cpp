@@ -1,10 +1,10 @@
-#include "denis_model.hpp"
+#include "models/dedicated_core/denis_model.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "util/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend {
 

@@ -6,7 +6,7 @@
 // made nonblocking.
 #include <vector>
 
-#include "progress_profile.hpp"
+#include "models/dedicated_core/progress_profile.hpp"
 
 namespace contend {
 

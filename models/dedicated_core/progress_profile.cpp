@@ -1,4 +1,4 @@
-#include "progress_profile.hpp"
+#include "models/dedicated_core/progress_profile.hpp"
 
 #include <fmt/format.h>
 
@@ -10,8 +10,8 @@
 #include <map>
 #include <set>
 
-#include "util/error.hpp"
-#include "util/text.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "output/results.hpp"
+#include "sim/core/results.hpp"
 
 namespace contend {
 

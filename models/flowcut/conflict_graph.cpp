@@ -1,4 +1,4 @@
-#include "flowcut/conflict_graph.hpp"
+#include "models/flowcut/conflict_graph.hpp"
 
 #include <algorithm>
 #include <cassert>

@@ -29,7 +29,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "flowcut/cut_table.hpp"
+#include "models/flowcut/cut_table.hpp"
 
 namespace contend {
 

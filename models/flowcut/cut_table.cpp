@@ -1,4 +1,4 @@
-#include "flowcut/cut_table.hpp"
+#include "models/flowcut/cut_table.hpp"
 
 #include <charconv>
 #include <cmath>

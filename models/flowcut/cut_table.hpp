@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "util/yaml_field.hpp"
+#include "sim/core/yaml_field.hpp"
 
 namespace contend {
 

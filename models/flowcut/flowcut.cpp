@@ -18,17 +18,17 @@
 //
 // Intra-node messages take their level's latency + m / BW(1), without
 // conflicts (the paper models the network only).
-#include "flowcut/flowcut.hpp"
+#include "models/flowcut/flowcut.hpp"
 
 #include <algorithm>
 #include <unordered_map>
 #include <vector>
 
-#include "engine/fluid_model.hpp"
-#include "flowcut/conflict_graph.hpp"
-#include "flowcut/cut_table.hpp"
-#include "flowcut/event_queue.hpp"
-#include "platform/simgrid_platform.hpp"
+#include "sim/engine/fluid_model.hpp"
+#include "models/flowcut/conflict_graph.hpp"
+#include "models/flowcut/cut_table.hpp"
+#include "models/flowcut/event_queue.hpp"
+#include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
 namespace {

@@ -22,7 +22,7 @@
 //    the rendezvous range's L, g, G, o, O are fitted on that range (Bacon et
 //    al. fit per protocol range), so they already contain it;
 //  - messages never share bandwidth: LogGOPS has no contention.
-#include "loggops.hpp"
+#include "models/loggops/loggops.hpp"
 
 #include <algorithm>
 #include <array>
@@ -31,8 +31,8 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/fluid_model.hpp"
-#include "loggops_parameters.hpp"
+#include "sim/engine/fluid_model.hpp"
+#include "models/loggops/loggops_parameters.hpp"
 
 namespace contend {
 namespace {

@@ -1,8 +1,8 @@
-#include "loggops_parameters.hpp"
+#include "models/loggops/loggops_parameters.hpp"
 
 #include <fmt/format.h>
 
-#include "util/text.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend {
 namespace {

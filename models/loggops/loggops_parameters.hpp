@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "engine/datatype.hpp"
-#include "platform/platform.hpp"
-#include "util/yaml_field.hpp"
+#include "sim/core/datatype.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/yaml_field.hpp"
 
 namespace contend {
 

@@ -1,4 +1,4 @@
-#include "pingpong_measurements.hpp"
+#include "models/loggops/pingpong_measurements.hpp"
 
 #include <fmt/format.h>
 
@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "engine/datatype.hpp"
-#include "util/error.hpp"
-#include "util/text.hpp"
+#include "sim/core/datatype.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend {
 namespace {

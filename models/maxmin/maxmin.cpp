@@ -14,7 +14,7 @@
 //   74(10), 2014 (SimGrid; CM02 network model).
 // Validation: tests/ hand-computed cases (one message tau + s/BW; two flows
 //   on one link finish together at twice the time).
-#include "maxmin/maxmin.hpp"
+#include "models/maxmin/maxmin.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "platform/simgrid_platform.hpp"
+#include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
 namespace {

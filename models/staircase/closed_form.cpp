@@ -1,11 +1,11 @@
-#include "closed_form.hpp"
+#include "models/staircase/closed_form.hpp"
 
 #include <algorithm>
 #include <map>
 #include <numeric>
 
-#include "util/error.hpp"
-#include "util/text.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend {
 

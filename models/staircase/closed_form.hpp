@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "mapping/mapping.hpp"
-#include "platform/platform.hpp"
-#include "workload/pattern_workload.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/pattern.hpp"
 
 namespace contend {
 

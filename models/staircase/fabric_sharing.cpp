@@ -1,4 +1,4 @@
-#include "fabric_sharing.hpp"
+#include "models/staircase/fabric_sharing.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "message_class.hpp"
+#include "models/staircase/message_class.hpp"
 
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 #include <queue>
 #include <vector>
 
-#include "engine/transfer.hpp"
+#include "sim/engine/transfer.hpp"
 
 namespace contend {
 

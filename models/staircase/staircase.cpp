@@ -14,17 +14,17 @@
 //                                     assumption)
 //   fabric: true | false              share the network links beyond the
 //                                     NICs (default true)
-// Validation: tests/unit/test_staircase_*.cpp and tests/sim/test_staircase.cpp
+// Validation: models/staircase/test/test_*.cpp and test/sim_staircase.cpp
 //   (simulation equals eqs. (7) and (13)-(14) with zero latency), and
 //   validation/staircase/.
-#include "staircase.hpp"
+#include "models/staircase/staircase.hpp"
 
 #include <map>
 #include <queue>
 
-#include "engine/fluid_model.hpp"
-#include "simgrid/s4u.hpp"
-#include "platform/simgrid_platform.hpp"
+#include "sim/engine/fluid_model.hpp"
+#include <simgrid/s4u.hpp>
+#include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
-#include "engine/model.hpp"
-#include "staircase_sharing.hpp"
+#include "sim/engine/model.hpp"
+#include "models/staircase/staircase_sharing.hpp"
 
 namespace contend {
 

@@ -1,4 +1,4 @@
-#include "staircase_sharing.hpp"
+#include "models/staircase/staircase_sharing.hpp"
 
 #include <algorithm>
 #include <limits>

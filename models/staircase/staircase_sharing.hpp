@@ -28,12 +28,12 @@
 #include <utility>
 #include <vector>
 
-#include "engine/transfer.hpp"
-#include "fabric_sharing.hpp"
-#include "indexed_heap.hpp"
-#include "mapping/mapping.hpp"
-#include "message_class.hpp"
-#include "platform/platform.hpp"
+#include "sim/engine/transfer.hpp"
+#include "models/staircase/fabric_sharing.hpp"
+#include "models/staircase/indexed_heap.hpp"
+#include "sim/core/mapping.hpp"
+#include "models/staircase/message_class.hpp"
+#include "sim/core/platform.hpp"
 
 namespace contend {
 

@@ -1,4 +1,4 @@
-#include "taulop/bcast_models.hpp"
+#include "models/taulop/bcast_models.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -19,9 +19,9 @@
 #include <array>
 #include <vector>
 
-#include "mapping/mapping.hpp"
-#include "taulop/bcast_trees.hpp"
-#include "taulop/parameters.hpp"
+#include "sim/core/mapping.hpp"
+#include "models/taulop/bcast_trees.hpp"
+#include "models/taulop/parameters.hpp"
 
 namespace contend::taulop {
 

@@ -1,4 +1,4 @@
-#include "taulop/bcast_trees.hpp"
+#include "models/taulop/bcast_trees.hpp"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
-#include "taulop/parameters.hpp"
+#include "models/taulop/parameters.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
-#include "util/units.hpp"
+#include "sim/core/units.hpp"
 
 namespace contend::taulop {
 namespace {

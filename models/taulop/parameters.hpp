@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "util/yaml_field.hpp"
+#include "sim/core/yaml_field.hpp"
 
 namespace contend::taulop {
 

@@ -1,9 +1,9 @@
 // Model `taulop`: the engine side of TransferModel (transfer_model.hpp).
-#include "taulop/taulop.hpp"
+#include "models/taulop/taulop.hpp"
 
-#include "engine/fluid_model.hpp"
-#include "taulop/parameters.hpp"
-#include "taulop/transfer_model.hpp"
+#include "sim/engine/fluid_model.hpp"
+#include "models/taulop/parameters.hpp"
+#include "models/taulop/transfer_model.hpp"
 
 namespace contend {
 namespace {

@@ -1,4 +1,4 @@
-#include "taulop/transfer_model.hpp"
+#include "models/taulop/transfer_model.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -31,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-#include "taulop/parameters.hpp"
+#include "models/taulop/parameters.hpp"
 
 namespace contend::taulop {
 

@@ -6,14 +6,14 @@
 #include <algorithm>
 #include <iostream>
 
-#include "closed_form.hpp"
-#include "commands.hpp"
-#include "formats/pattern.hpp"
-#include "mapping/mapping.hpp"
-#include "platform/platform.hpp"
-#include "registry.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
+#include "models/staircase/closed_form.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/pattern.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
+#include "models/registry.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::cli {
 namespace {
@@ -25,21 +25,21 @@ struct AnalyzeOptions {
 };
 
 // The closed forms are for one exchange whose messages all start together.
-const std::vector<PatternMessage>& single_exchange(const PatternWorkload& w, const std::string& file) {
-  const ExchangeStep* exchange = nullptr;
-  if (w.steps().size() == 1) exchange = dynamic_cast<const ExchangeStep*>(w.steps()[0].get());
+const std::vector<PatternMessage>& single_exchange(const Pattern& w, const std::string& file) {
+  const ExchangeSpec* exchange = nullptr;
+  if (w.steps.size() == 1) exchange = std::get_if<ExchangeSpec>(&w.steps[0].content);
   if (exchange == nullptr) {
     throw Error(file + ": analyze needs a pattern of one many-pair exchange (Algorithm 2); this one has " +
-                w.description() + " (use 'contend simulate')");
+                describe(w) + " (use 'contend simulate')");
   }
-  for (const auto& m : exchange->messages()) {
+  for (const auto& m : exchange->messages) {
     if (m.start > 0) {
       throw Error(file + ": analyze needs all messages to start together; one from rank " + std::to_string(m.src) +
                   " to " + std::to_string(m.dst) + " starts at @" + fmt::format("{:g}", m.start) +
                   " s (use 'contend simulate')");
     }
   }
-  return exchange->messages();
+  return exchange->messages;
 }
 
 void write_csv(std::ostream& out, const Mapping& mapping, const std::vector<AnalyzedRank>& ranks) {
@@ -51,12 +51,12 @@ void write_csv(std::ostream& out, const Mapping& mapping, const std::vector<Anal
   }
 }
 
-void print_summary(const AnalyzeOptions& o, const PatternWorkload& w, const std::vector<AnalyzedRank>& ranks) {
+void print_summary(const AnalyzeOptions& o, const Pattern& w, const std::vector<AnalyzedRank>& ranks) {
   std::vector<std::size_t> order(ranks.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return ranks[a].total_time > ranks[b].total_time; });
-  fmt::print("contend analyze: {} ({} ranks, mapping {}), closed form {}\n", w.description(), ranks.size(), o.mapping,
+  fmt::print("contend analyze: {} ({} ranks, mapping {}), closed form {}\n", describe(w), ranks.size(), o.mapping,
              o.model);
   if (ranks.empty()) return;
   fmt::print("  makespan        {:.9g} s (rank {})\n", ranks[order.front()].total_time, order.front());
@@ -74,9 +74,9 @@ int run_analyze(const AnalyzeOptions& o) {
   const ClosedForm form = closed_form_by_name(o.model);
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
-  const PatternWorkload workload = read_pattern(o.pattern);
+  const Pattern workload = read_pattern(o.pattern);
   const auto& messages = single_exchange(workload, o.pattern);
-  const Mapping mapping = make_mapping(o.mapping, workload.rank_count(), platform.nodes, o.oversubscribe);
+  const Mapping mapping = make_mapping(o.mapping, workload.ranks, platform.nodes, o.oversubscribe);
   const auto ranks = analyze(platform, mapping, messages, form);
   if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_csv(out, mapping, ranks); });
   if (!o.quiet) print_summary(o, workload, ranks);

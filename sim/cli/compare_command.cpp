@@ -7,9 +7,9 @@
 #include <fstream>
 #include <map>
 
-#include "commands.hpp"
-#include "util/error.hpp"
-#include "util/text.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend::cli {
 namespace {

@@ -1,10 +1,10 @@
 // contend convert-trace: an OTF2 archive as a SimGrid time-independent trace.
 #include <fmt/format.h>
 
-#include "commands.hpp"
-#include "convert/otf2_to_ti.hpp"
-#include "util/error.hpp"
-#include "util/units.hpp"
+#include "sim/cli/commands.hpp"
+#include "traces/convert/otf2_to_ti.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 
 namespace contend::cli {
 namespace {

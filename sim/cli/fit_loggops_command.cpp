@@ -8,16 +8,16 @@
 #include <iostream>
 #include <sstream>
 
-#include "commands.hpp"
-#include "netgauge/fit/loggops_platform_update.hpp"
-#include "netgauge/fit/netgauge_fit.hpp"
-#include "platform/platform.hpp"
-#include "registry.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
-#include "util/text.hpp"
-#include "util/units.hpp"
-#include "util/yaml_field.hpp"
+#include "sim/cli/commands.hpp"
+#include "calibrate/netgauge/fit/loggops_platform_update.hpp"
+#include "calibrate/netgauge/fit/netgauge_fit.hpp"
+#include "sim/core/platform.hpp"
+#include "models/registry.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/units.hpp"
+#include "sim/core/yaml_field.hpp"
 
 namespace contend::cli {
 namespace {

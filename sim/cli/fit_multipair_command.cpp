@@ -9,12 +9,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "commands.hpp"
-#include "multipair/fit/multipair_fit.hpp"
-#include "multipair/fit/platform_update.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
-#include "util/text.hpp"
+#include "sim/cli/commands.hpp"
+#include "calibrate/multipair/fit/multipair_fit.hpp"
+#include "calibrate/multipair/fit/platform_update.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend::cli {
 namespace {

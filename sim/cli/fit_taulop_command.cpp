@@ -9,15 +9,15 @@
 #include <iostream>
 #include <sstream>
 
-#include "commands.hpp"
-#include "platform/platform.hpp"
-#include "registry.hpp"
-#include "taulop/fit/taulop_fit.hpp"
-#include "taulop/fit/taulop_section.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
-#include "util/text.hpp"
-#include "util/yaml_field.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/platform.hpp"
+#include "models/registry.hpp"
+#include "calibrate/taulop/fit/taulop_fit.hpp"
+#include "calibrate/taulop/fit/taulop_section.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/yaml_field.hpp"
 
 namespace contend::cli {
 namespace {

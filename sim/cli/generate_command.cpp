@@ -2,10 +2,10 @@
 
 #include <iostream>
 
-#include "commands.hpp"
-#include "formats/pattern.hpp"
-#include "generate/halo_mesh.hpp"
-#include "util/atomic_file.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/pattern.hpp"
+#include "traces/generate/halo_mesh.hpp"
+#include "sim/core/atomic_file.hpp"
 
 namespace contend::cli {
 namespace {

@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
-#include "commands.hpp"
-#include "registry.hpp"
+#include "sim/cli/commands.hpp"
+#include "models/registry.hpp"
 
 namespace contend::cli {
 

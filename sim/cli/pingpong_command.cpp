@@ -8,16 +8,16 @@
 #include <iostream>
 #include <map>
 
-#include "commands.hpp"
-#include "engine/simulation.hpp"
-#include "loggops/loggops_parameters.hpp"
-#include "loggops/pingpong_measurements.hpp"
-#include "mapping/mapping.hpp"
-#include "platform/platform.hpp"
-#include "registry.hpp"
-#include "util/text.hpp"
-#include "util/units.hpp"
-#include "workload/pingpong_workload.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/engine/simulation.hpp"
+#include "models/loggops/loggops_parameters.hpp"
+#include "models/loggops/pingpong_measurements.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
+#include "models/registry.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/units.hpp"
+#include "sim/workload/pingpong_workload.hpp"
 
 namespace contend::cli {
 namespace {

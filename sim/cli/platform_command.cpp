@@ -1,8 +1,8 @@
 #include <fmt/format.h>
 
-#include "commands.hpp"
-#include "platform/platform.hpp"
-#include "registry.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/platform.hpp"
+#include "models/registry.hpp"
 
 namespace contend::cli {
 namespace {

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <functional>
 
-#include "commands.hpp"
-#include "dedicated_core/denis_model.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
+#include "sim/cli/commands.hpp"
+#include "models/dedicated_core/denis_model.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::cli {
 namespace {

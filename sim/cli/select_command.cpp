@@ -12,17 +12,21 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
-#include "mapping/mapping.hpp"
-#include "platform/platform.hpp"
-#include "registry.hpp"
-#include "select_support.hpp"
-#include "taulop/bcast_models.hpp"
-#include "taulop/parameters.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
-#include "util/text.hpp"
-#include "util/units.hpp"
+#include "models/registry.hpp"
+#include "models/taulop/bcast_models.hpp"
+#include "models/taulop/ompi_bcast.hpp"
+#include "models/taulop/parameters.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/collectives/collectives.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/engine/child_process.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/workload/collective_workload.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/units.hpp"
 
 namespace contend::cli {
 namespace {
@@ -71,6 +75,64 @@ std::string size_label(std::uint64_t bytes) {
   return fmt::format("{}", bytes);
 }
 
+// Open MPI's fixed decision for a broadcast, named as the models name it
+// when they have it ("split_binary seg 1K"), else by Open MPI's name.
+struct OmpiChoice {
+  std::string label;
+  std::string csv_name;  // the paper's name, or Open MPI's
+  std::uint64_t segment_bytes = 0;
+  std::optional<std::size_t> modelled;  // index in taulop::kBcastAlgorithms
+};
+
+OmpiChoice ompi_choice(const coll::CollectiveSettings& settings, int procs, std::uint64_t bytes, int kchain_fanout) {
+  const coll::AlgorithmChoice c = coll::choose_algorithm(coll::make_call(coll::CollectiveOp::bcast, bytes), procs, settings);
+  OmpiChoice out;
+  out.segment_bytes = c.segment_bytes;
+  const auto modelled = taulop::modelled_bcast(c.algorithm, c.fanout);
+  std::string name = c.algorithm;
+  if (modelled) {
+    name = std::string(taulop::bcast_algorithm_name(*modelled));
+    const auto& all = taulop::kBcastAlgorithms;
+    out.modelled = static_cast<std::size_t>(std::find(all.begin(), all.end(), *modelled) - all.begin());
+  }
+  out.csv_name = name;
+  const std::uint64_t seg = c.segment_bytes;
+  const std::string seg_text = seg >= 1024 && seg % 1024 == 0 ? fmt::format("{}K", seg / 1024) : fmt::format("{}", seg);
+  out.label = seg > 0 ? fmt::format("{} seg {}", name, seg_text) : name;
+  if (modelled && *modelled == taulop::BcastAlgorithm::KChain && c.fanout != kchain_fanout) {
+    out.label += fmt::format(" K={}", c.fanout);
+  }
+  return out;
+}
+
+// The makespan of one broadcast algorithm forced as Open MPI's
+// coll_tuned_bcast_algorithm forces it, simulated in a child process (one
+// SimGrid engine per process).
+double simulate_bcast(const Platform& platform, const SelectOptions& o, const taulop::Parameters& parameters,
+                      taulop::BcastAlgorithm algorithm, std::uint64_t bytes) {
+  coll::CollectiveSettings settings;
+  coll::ForcedAlgorithm forced;
+  forced.algorithm = taulop::ompi_bcast_name(algorithm);
+  // The linear tree is never segmented (Nuriyev Sec. 3); the others use m_s.
+  forced.segment_bytes = algorithm == taulop::BcastAlgorithm::Linear ? 0 : parameters.segment_size;
+  settings.forced[coll::CollectiveOp::bcast] = forced;
+  settings.chain_fanout = parameters.kchain_fanout;
+  try {
+    const std::string makespan = run_in_child_process([&] {
+      const Mapping mapping = make_mapping(o.mapping, o.procs, platform.nodes, false);
+      CollectiveWorkload workload(o.procs, coll::make_call(coll::CollectiveOp::bcast, bytes), settings);
+      SimulationOptions options;
+      options.model = o.model;
+      options.mapping_name = o.mapping;
+      return fmt::format("{:.17g}", simulate(platform, mapping, workload, all_models(), options).makespan());
+    });
+    return std::stod(makespan);
+  } catch (const Error& e) {
+    throw Error(fmt::format("simulating {} of {} B on {} ranks: {}", taulop::bcast_algorithm_name(algorithm), bytes,
+                            o.procs, e.what()));
+  }
+}
+
 int run_select(const SelectOptions& o) {
   if (o.collective != "bcast") {
     throw Error("select: unknown collective '" + o.collective + "'" + did_you_mean(o.collective, {"bcast"}) +
@@ -81,9 +143,9 @@ int run_select(const SelectOptions& o) {
   const taulop::Parameters parameters = taulop::parse_parameters(platform.model_section("taulop"));
   const Mapping mapping = make_mapping(o.mapping, o.procs, platform.nodes, false);
   const std::vector<std::uint64_t> sizes = parse_sizes(o.sizes);
-  const OmpiDecision ompi(o.ompi, parameters.kchain_fanout);
-  std::optional<AlgorithmSimulator> simulator;
-  if (o.simulate) simulator.emplace(platform, o.mapping, o.procs, o.model, parameters);
+  coll::CollectiveSettings ompi;
+  ompi.version = coll::parse_ompi_version(o.ompi);
+  if (o.simulate) all_models().get(o.model);  // an unknown name fails now, with "did you mean"
 
   const taulop::BcastModels models(parameters, mapping);
   fmt::print("bcast on {} ranks of {} ({} mapping), segments {} B, K = {}; predicted times in ms{}\n", o.procs,
@@ -91,7 +153,7 @@ int run_select(const SelectOptions& o) {
              o.simulate ? fmt::format(" (sim: --model {})", o.model) : "");
   std::string header = fmt::format("{:>6}", "size");
   for (const auto& name : taulop::bcast_algorithm_names()) header += fmt::format(" {:>12}", name);
-  header += fmt::format("  {:<12} {:<24} {:>8}", "model", fmt::format("ompi-{}", ompi.version()), "penalty");
+  header += fmt::format("  {:<12} {:<24} {:>8}", "model", fmt::format("ompi-{}", coll::to_string(ompi.version)), "penalty");
   if (o.simulate) header += "  sim-best";
   fmt::print("{}\n", header);
 
@@ -102,11 +164,11 @@ int run_select(const SelectOptions& o) {
     const double bytes = static_cast<double>(m);
     std::vector<double> predicted, simulated;
     for (auto a : taulop::kBcastAlgorithms) predicted.push_back(models.predict(a, bytes));
-    if (simulator) {
-      for (auto a : taulop::kBcastAlgorithms) simulated.push_back(simulator->run(a, m));
+    if (o.simulate) {
+      for (auto a : taulop::kBcastAlgorithms) simulated.push_back(simulate_bcast(platform, o, parameters, a, m));
     }
     const auto best = static_cast<std::size_t>(std::min_element(predicted.begin(), predicted.end()) - predicted.begin());
-    const OmpiChoice choice = ompi.choose(o.procs, m);
+    const OmpiChoice choice = ompi_choice(ompi, o.procs, m, parameters.kchain_fanout);
     std::string penalty = "-";
     double penalty_value = std::numeric_limits<double>::quiet_NaN();
     if (choice.modelled) {
@@ -118,19 +180,19 @@ int run_select(const SelectOptions& o) {
     for (double t : predicted) line += fmt::format(" {:>12.4g}", t * 1e3);
     const std::string model_choice(taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[best]));
     line += fmt::format("  {:<12} {:<24} {:>8}", model_choice, choice.label, penalty);
-    if (simulator) {
+    if (o.simulate) {
       const auto sim_best = static_cast<std::size_t>(std::min_element(simulated.begin(), simulated.end()) - simulated.begin());
       line += fmt::format("  {}", taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[sim_best]));
     }
     fmt::print("{}\n", line);
-    if (simulator) {
+    if (o.simulate) {
       std::string sim_line = fmt::format("{:>6}", "sim");
       for (double t : simulated) sim_line += fmt::format(" {:>12.4g}", t * 1e3);
       fmt::print("{}\n", sim_line);
     }
     for (std::size_t i = 0; i < predicted.size(); ++i) {
       csv << m << ',' << taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[i]) << ',' << fmt::format("{:.9g}", predicted[i]);
-      if (simulator) csv << ',' << fmt::format("{:.9g}", simulated[i]);
+      if (o.simulate) csv << ',' << fmt::format("{:.9g}", simulated[i]);
       csv << ',' << model_choice << ',' << choice.csv_name << ',' << choice.segment_bytes << ','
           << (choice.modelled ? fmt::format("{:.6g}", penalty_value) : "") << '\n';
     }

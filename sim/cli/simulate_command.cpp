@@ -5,18 +5,17 @@
 #include <iostream>
 #include <memory>
 
-#include "commands.hpp"
-#include "dedicated_core/progress_profile.hpp"
-#include "engine/simulation.hpp"
-#include "formats/pattern.hpp"
-#include "mapping/mapping.hpp"
-#include "output/results.hpp"
-#include "platform/platform.hpp"
-#include "registry.hpp"
-#include "util/atomic_file.hpp"
-#include "workload/collective_step.hpp"
-#include "workload/pattern_workload.hpp"
-#include "replay/trace_workload.hpp"
+#include "sim/cli/commands.hpp"
+#include "models/dedicated_core/progress_profile.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/core/pattern.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/results.hpp"
+#include "sim/core/platform.hpp"
+#include "models/registry.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/workload/pattern_workload.hpp"
+#include "traces/replay/trace_workload.hpp"
 
 namespace contend::cli {
 
@@ -47,10 +46,10 @@ coll::CollectiveSettings collective_settings(const SimulateOptions& o) {
 }
 
 // One line per collective step: the algorithm it runs and why.
-void print_collective_choices(const PatternWorkload& workload, const coll::CollectiveSettings& settings) {
-  for (const auto& step : workload.steps()) {
-    if (const auto* c = dynamic_cast<const CollectiveStep*>(step.get())) {
-      fmt::print("collective: {}\n", coll::describe_choice(c->call(), workload.rank_count(), settings));
+void print_collective_choices(const PatternWorkload& workload) {
+  for (const auto& step : workload.pattern().steps) {
+    if (const auto* call = std::get_if<coll::CollectiveCall>(&step.content)) {
+      fmt::print("collective: {}\n", coll::describe_choice(*call, workload.rank_count(), workload.collectives()));
     }
   }
 }
@@ -64,11 +63,11 @@ int run_simulate(const SimulateOptions& o) {
   TraceWorkload* trace = nullptr;
   const PatternWorkload* pattern = nullptr;
   if (!o.trace.empty()) {
-    auto opened = open_trace_workload(o.trace);
+    auto opened = open_trace_workload(o.trace, collectives);
     trace = opened.get();
     workload_owner = std::move(opened);
   } else {
-    auto read = std::make_unique<PatternWorkload>(read_pattern(o.pattern));
+    auto read = std::make_unique<PatternWorkload>(read_pattern(o.pattern), collectives);
     pattern = read.get();
     workload_owner = std::move(read);
   }
@@ -82,7 +81,6 @@ int run_simulate(const SimulateOptions& o) {
   options.mapping_name = o.mapping;
   options.record_messages = !o.messages.empty();
   options.wall_time_limit = o.time_limit;
-  options.collectives = collectives;
   const Results results = simulate(platform, mapping, workload, all_models(), options);
   const auto simulated = std::chrono::steady_clock::now();
 
@@ -108,7 +106,7 @@ int run_simulate(const SimulateOptions& o) {
                "{:.0f} messages/s simulated\n",
                wall.count(), reading.count(), simulation.count(), static_cast<double>(peak_memory_bytes()) / 1048576.0,
                results.total_messages(), simulation.count() > 0 ? msgs / simulation.count() : 0.0);
-    if (pattern) print_collective_choices(*pattern, collectives);
+    if (pattern) print_collective_choices(*pattern);
   }
   return 0;
 }

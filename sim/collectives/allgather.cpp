@@ -5,8 +5,8 @@
 // engine's datatype costs are not applied to these internal datatypes).
 #include <numeric>
 
-#include "collectives/context.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/context.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 namespace {

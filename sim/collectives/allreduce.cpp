@@ -1,6 +1,6 @@
 // MPI_Allreduce: coll_base_allreduce.c of Open MPI 4.1, rewritten.
-#include "collectives/context.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/context.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 namespace {

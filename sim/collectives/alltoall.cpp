@@ -1,7 +1,7 @@
 // MPI_Alltoall(v): coll_base_alltoall.c and coll_base_alltoallv.c of Open
 // MPI 4.1, rewritten. `send[i]` / `recv[i]`: elements to / from local rank i.
-#include "collectives/context.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/context.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 namespace {

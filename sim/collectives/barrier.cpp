@@ -2,8 +2,8 @@
 // are empty. Open MPI's synchronous sends (double ring, the last step of
 // recursive doubling) are standard sends here: an empty message is eager, so
 // the difference is the acknowledgement, which the engine does not model.
-#include "collectives/context.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/context.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 namespace {

@@ -1,9 +1,9 @@
 // MPI_Bcast: coll_base_bcast.c of Open MPI 4.1, rewritten.
 #include <algorithm>
 
-#include "collectives/context.hpp"
-#include "collectives/topology.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/context.hpp"
+#include "sim/collectives/topology.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 

@@ -23,7 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "collectives/context_registry.hpp"
+#include "sim/core/collective_call.hpp"
+#include "sim/engine/context_registry.hpp"
 
 namespace contend {
 class Mpi;
@@ -72,68 +73,11 @@ struct ColorKey {
 // The context id comes from the run's registry (`mpi.contexts()`), keyed by
 // (parent context, derivation number, color): identical on all members,
 // distinct from every other communicator's.
-std::optional<Communicator> split_communicator(ContextRegistry& contexts, Communicator& parent,
+std::optional<Communicator> split_communicator(contend::ContextRegistry& contexts, Communicator& parent,
                                                const std::vector<ColorKey>& by_parent_rank);
 
 // MPI_Comm_dup: same members and order, a new context.
-Communicator dup_communicator(ContextRegistry& contexts, Communicator& parent);
-
-// ---------------------------------------------------------------- calls
-
-enum class CollectiveOp {
-  bcast,
-  reduce,
-  allreduce,
-  barrier,
-  gather,
-  gatherv,
-  scatter,
-  scatterv,
-  allgather,
-  allgatherv,
-  alltoall,
-  alltoallv,
-  reduce_scatter,
-};
-
-const std::vector<CollectiveOp>& all_collective_ops();
-std::string_view to_string(CollectiveOp op);  // "bcast", "reduce_scatter", ...
-// Throws contend::Error with "did you mean" for unknown names.
-CollectiveOp parse_collective_op(std::string_view name);
-
-// One collective call as seen by one rank. Byte counts are payload sizes; the
-// element count is bytes / element_bytes (segmentation and the element-wise
-// splits of ring/Rabenseifner work in elements, as Open MPI does in counts).
-struct CollectiveCall {
-  CollectiveOp op = CollectiveOp::barrier;
-  int root = 0;  // local rank of the root (bcast, reduce, gather(v), scatter(v))
-  // bcast/reduce/allreduce: the message size.
-  // gather/scatter/allgather: the block of one rank (sendcount * type size).
-  // alltoall: the block sent to each peer.
-  // reduce_scatter: ignored when `counts` is given, else every rank's block.
-  std::uint64_t bytes = 0;
-  // gatherv/scatterv/allgatherv: the block of each local rank (size entries;
-  // a non-root of gatherv/scatterv needs only its own entry right, but give
-  // all). reduce_scatter: the result block of each local rank (recvcounts).
-  std::vector<std::uint64_t> counts;
-  // alltoallv only: this rank's bytes to / from each local rank.
-  std::vector<std::uint64_t> send_counts;
-  std::vector<std::uint64_t> recv_counts;
-  // Datatype size (1 = MPI_BYTE, 8 = MPI_DOUBLE); the byte counts must be
-  // multiples of it. Reductions cost one flop per element and reduction
-  // (kFlopsPerReducedElement in context.hpp), and segments hold whole elements.
-  std::uint32_t element_bytes = 1;
-  bool commutative = true;  // the reduction operation (MPI_SUM: true)
-};
-
-// A call with the common fields set (element size 1, commutative).
-inline CollectiveCall make_call(CollectiveOp op, std::uint64_t bytes, int root = 0) {
-  CollectiveCall call;
-  call.op = op;
-  call.bytes = bytes;
-  call.root = root;
-  return call;
-}
+Communicator dup_communicator(contend::ContextRegistry& contexts, Communicator& parent);
 
 // ---------------------------------------------------------------- settings
 

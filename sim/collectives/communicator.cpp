@@ -1,8 +1,8 @@
 #include <algorithm>
 
-#include "collectives/collectives.hpp"
-#include "engine/mpi.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/collectives.hpp"
+#include "sim/engine/mpi.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 std::optional<int> Communicator::local_of_world(int world) const {
@@ -20,7 +20,7 @@ Communicator world_communicator(const Mpi& mpi) {
   return c;
 }
 
-std::optional<Communicator> split_communicator(ContextRegistry& contexts, Communicator& parent,
+std::optional<Communicator> split_communicator(contend::ContextRegistry& contexts, Communicator& parent,
                                                const std::vector<ColorKey>& by_parent_rank) {
   if (static_cast<int>(by_parent_rank.size()) != parent.size()) {
     throw Error("comm_split: " + std::to_string(by_parent_rank.size()) + " (color, key) pairs for a communicator of " +
@@ -45,7 +45,7 @@ std::optional<Communicator> split_communicator(ContextRegistry& contexts, Commun
   return c;
 }
 
-Communicator dup_communicator(ContextRegistry& contexts, Communicator& parent) {
+Communicator dup_communicator(contend::ContextRegistry& contexts, Communicator& parent) {
   Communicator c;
   c.context = contexts.derive(parent.context, parent.derived_count++, 0);
   c.world_ranks = parent.world_ranks;

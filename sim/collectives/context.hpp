@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "collectives/collectives.hpp"
-#include "engine/mpi.hpp"
+#include "sim/collectives/collectives.hpp"
+#include "sim/engine/mpi.hpp"
 
 namespace contend::coll {
 

@@ -1,4 +1,4 @@
-#include "collectives/decision.hpp"
+#include "sim/collectives/decision.hpp"
 
 #include <climits>
 #include <vector>

@@ -4,7 +4,7 @@
 // when nothing is forced.
 #include <cstdint>
 
-#include "collectives/collectives.hpp"
+#include "sim/collectives/collectives.hpp"
 
 namespace contend::coll {
 

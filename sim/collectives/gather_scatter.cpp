@@ -4,9 +4,9 @@
 // every local rank's block in elements.
 #include <numeric>
 
-#include "collectives/context.hpp"
-#include "collectives/topology.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/context.hpp"
+#include "sim/collectives/topology.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 namespace {

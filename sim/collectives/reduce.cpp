@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <optional>
 
-#include "collectives/context.hpp"
-#include "collectives/topology.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/context.hpp"
+#include "sim/collectives/topology.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 namespace {

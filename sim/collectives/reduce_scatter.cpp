@@ -2,8 +2,8 @@
 // rewritten. `blocks[i]`: elements of local rank i's result (recvcounts).
 #include <numeric>
 
-#include "collectives/context.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/context.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 namespace {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "collectives/context.hpp"
-#include "util/error.hpp"
+#include "sim/collectives/context.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::coll {
 namespace {

@@ -5,42 +5,41 @@
 #include <charconv>
 #include <numeric>
 
-#include "collectives/collectives.hpp"
-#include "collectives/decision.hpp"
-#include "util/error.hpp"
-#include "util/text.hpp"
-#include "util/units.hpp"
+#include "sim/collectives/collectives.hpp"
+#include "sim/collectives/decision.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/units.hpp"
 
 namespace contend::coll {
 namespace {
 
 struct OpInfo {
   CollectiveOp op;
-  const char* name;
   std::vector<std::string> algorithms;  // Open MPI id order (id = index + 1)
 };
 
 const std::vector<OpInfo>& op_table() {
   static const std::vector<OpInfo> table = {
-      {CollectiveOp::bcast, "bcast",
+      {CollectiveOp::bcast,
        {"linear", "chain", "pipeline", "split_binary", "binary", "binomial", "knomial", "scatter_allgather",
         "scatter_allgather_ring"}},
-      {CollectiveOp::reduce, "reduce",
+      {CollectiveOp::reduce,
        {"linear", "chain", "pipeline", "binary", "binomial", "in_order_binary", "rabenseifner"}},
-      {CollectiveOp::allreduce, "allreduce",
+      {CollectiveOp::allreduce,
        {"linear", "nonoverlapping", "recursive_doubling", "ring", "segmented_ring", "rabenseifner"}},
-      {CollectiveOp::barrier, "barrier",
+      {CollectiveOp::barrier,
        {"linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree"}},
-      {CollectiveOp::gather, "gather", {"linear", "binomial", "linear_sync"}},
-      {CollectiveOp::gatherv, "gatherv", {"linear"}},
-      {CollectiveOp::scatter, "scatter", {"linear", "binomial", "linear_nb"}},
-      {CollectiveOp::scatterv, "scatterv", {"linear"}},
-      {CollectiveOp::allgather, "allgather",
+      {CollectiveOp::gather, {"linear", "binomial", "linear_sync"}},
+      {CollectiveOp::gatherv, {"linear"}},
+      {CollectiveOp::scatter, {"linear", "binomial", "linear_nb"}},
+      {CollectiveOp::scatterv, {"linear"}},
+      {CollectiveOp::allgather,
        {"linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc"}},
-      {CollectiveOp::allgatherv, "allgatherv", {"default", "bruck", "ring", "neighbor", "two_proc"}},
-      {CollectiveOp::alltoall, "alltoall", {"linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"}},
-      {CollectiveOp::alltoallv, "alltoallv", {"linear", "pairwise"}},
-      {CollectiveOp::reduce_scatter, "reduce_scatter",
+      {CollectiveOp::allgatherv, {"default", "bruck", "ring", "neighbor", "two_proc"}},
+      {CollectiveOp::alltoall, {"linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"}},
+      {CollectiveOp::alltoallv, {"linear", "pairwise"}},
+      {CollectiveOp::reduce_scatter,
        {"non_overlapping", "recursive_halving", "ring", "butterfly"}},
   };
   return table;
@@ -70,27 +69,6 @@ std::uint64_t decision_bytes(const CollectiveCall& call, int comm_size) {
 }
 
 }  // namespace
-
-const std::vector<CollectiveOp>& all_collective_ops() {
-  static const std::vector<CollectiveOp> ops = [] {
-    std::vector<CollectiveOp> v;
-    for (const OpInfo& i : op_table()) v.push_back(i.op);
-    return v;
-  }();
-  return ops;
-}
-
-std::string_view to_string(CollectiveOp op) { return info(op).name; }
-
-CollectiveOp parse_collective_op(std::string_view name) {
-  std::vector<std::string> names;
-  for (const OpInfo& i : op_table()) {
-    if (name == i.name) return i.op;
-    names.emplace_back(i.name);
-  }
-  throw Error(fmt::format("unknown collective '{}'{}; expected one of {}", name, did_you_mean(name, names),
-                          join(names)));
-}
 
 std::vector<std::string> algorithm_names(CollectiveOp op) { return info(op).algorithms; }
 

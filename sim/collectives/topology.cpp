@@ -1,4 +1,4 @@
-#include "collectives/topology.hpp"
+#include "sim/collectives/topology.hpp"
 
 #include <algorithm>
 

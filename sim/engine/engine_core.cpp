@@ -1,12 +1,12 @@
-#include "engine/engine_core.hpp"
+#include "sim/engine/engine_core.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <tuple>
 
-#include "platform/simgrid_platform.hpp"
-#include "util/error.hpp"
+#include "sim/engine/simgrid_platform.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend {
 namespace sg4 = simgrid::s4u;

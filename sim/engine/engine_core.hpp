@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "collectives/context_registry.hpp"
-#include "engine/datatype.hpp"
-#include "engine/matching.hpp"
-#include "engine/model.hpp"
-#include "engine/request.hpp"
-#include "engine/transfer.hpp"
-#include "output/results.hpp"
+#include "sim/engine/context_registry.hpp"
+#include "sim/core/datatype.hpp"
+#include "sim/engine/matching.hpp"
+#include "sim/engine/model.hpp"
+#include "sim/engine/request.hpp"
+#include "sim/engine/transfer.hpp"
+#include "sim/core/results.hpp"
 
 namespace contend {
 
@@ -33,7 +33,7 @@ class EngineCore final : public TransferSink {
   void set_model(CommunicationModel* model) { model_ = model; }
   Progress progress() const { return progress_; }
   DatatypeId intern(const Datatype& type) { return datatypes_.intern(type); }
-  coll::ContextRegistry& contexts() { return contexts_; }
+  ContextRegistry& contexts() { return contexts_; }
   int rank_count() const { return static_cast<int>(ranks_.size()); }
   simgrid::s4u::Host* host_of(int rank) const { return ranks_[static_cast<std::size_t>(rank)].host; }
   // Time rank `r` spent in each kind of MPI call (the Mpi handle counts it).
@@ -139,7 +139,7 @@ class EngineCore final : public TransferSink {
   Progress progress_;
   double compute_slowdown_ = 1;  // N_core / (N_core - 1) with a dedicated core
   DatatypeTable datatypes_;
-  coll::ContextRegistry contexts_;  // derived communicators of this run
+  ContextRegistry contexts_;  // derived communicators of this run
   TransferTable transfers_;
   std::vector<RankState> ranks_;
   std::uint64_t delivered_ = 0;

@@ -1,6 +1,6 @@
-#include "engine/fluid_model.hpp"
+#include "sim/engine/fluid_model.hpp"
 
-#include "platform/simgrid_platform.hpp"
+#include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
 namespace sg4 = simgrid::s4u;

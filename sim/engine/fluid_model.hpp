@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/model.hpp"
+#include "sim/engine/model.hpp"
 
 namespace contend {
 

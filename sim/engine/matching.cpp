@@ -1,4 +1,4 @@
-#include "engine/matching.hpp"
+#include "sim/engine/matching.hpp"
 
 #include <algorithm>
 

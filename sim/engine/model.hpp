@@ -17,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/transfer.hpp"
-#include "mapping/mapping.hpp"
-#include "platform/platform.hpp"
-#include "util/yaml_field.hpp"
+#include "sim/engine/transfer.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/yaml_field.hpp"
 
 namespace contend {
 

@@ -1,8 +1,8 @@
 #include <stdexcept>
 
-#include "engine/model.hpp"
-#include "util/error.hpp"
-#include "util/text.hpp"
+#include "sim/engine/model.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend {
 

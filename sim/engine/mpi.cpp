@@ -1,15 +1,10 @@
-#include "engine/mpi.hpp"
+#include "sim/engine/mpi.hpp"
 
 #include <simgrid/s4u/Engine.hpp>
 
 namespace contend {
 
 double Mpi::now() const { return simgrid::s4u::Engine::get_clock(); }
-
-const coll::CollectiveSettings& Mpi::collective_settings() const {
-  static const coll::CollectiveSettings defaults;
-  return collectives_ ? *collectives_ : defaults;
-}
 
 RequestId Mpi::isend(int dst, std::uint64_t bytes, int tag, int comm, DatatypeId type) {
   const double begin = now();

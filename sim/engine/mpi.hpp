@@ -7,9 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "collectives/collectives.hpp"
-#include "engine/engine_core.hpp"
-#include "engine/matching.hpp"
+#include "sim/engine/engine_core.hpp"
+#include "sim/engine/matching.hpp"
 
 namespace contend {
 
@@ -19,10 +18,7 @@ class Mpi {
   static constexpr int kAnyTag = contend::kAnyTag;
   static constexpr int kCommWorld = 0;
 
-  // `collectives`: the run's collective algorithm settings (--ompi, --coll);
-  // nullptr means the defaults (Open MPI 4.1 fixed rules). Must outlive the handle.
-  Mpi(EngineCore& core, int rank, const coll::CollectiveSettings* collectives = nullptr)
-      : core_(core), rank_(rank), collectives_(collectives) {}
+  Mpi(EngineCore& core, int rank) : core_(core), rank_(rank) {}
 
   int rank() const { return rank_; }
   int size() const { return core_.rank_count(); }
@@ -33,7 +29,7 @@ class Mpi {
   // The run's id of a datatype (MPI_Type_commit); `bytes` stay the payload size.
   DatatypeId datatype(const Datatype& type) { return core_.intern(type); }
   // The run's communicator context ids (coll::split_communicator, dup_communicator).
-  coll::ContextRegistry& contexts() { return core_.contexts(); }
+  ContextRegistry& contexts() { return core_.contexts(); }
   void wait(RequestId id) { waitall(std::vector<RequestId>{id}); }
   void waitall(const std::vector<RequestId>& ids);
   // True (and the request freed) if it has completed.
@@ -47,13 +43,9 @@ class Mpi {
   void compute_seconds(double seconds) { compute(seconds * core_.core_speed(rank_)); }
   void sleep(double seconds);
 
-  // How this run executes collectives (coll::run_collective reads it).
-  const coll::CollectiveSettings& collective_settings() const;
-
  private:
   EngineCore& core_;
   int rank_;
-  const coll::CollectiveSettings* collectives_;
 };
 
 }  // namespace contend

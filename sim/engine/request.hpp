@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/transfer.hpp"
+#include "sim/engine/transfer.hpp"
 
 namespace contend {
 

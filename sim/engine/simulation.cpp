@@ -1,4 +1,4 @@
-#include "engine/simulation.hpp"
+#include "sim/engine/simulation.hpp"
 
 #include <fmt/format.h>
 #include <simgrid/s4u.hpp>
@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "engine/engine_core.hpp"
-#include "engine/mpi.hpp"
-#include "platform/simgrid_platform.hpp"
-#include "util/error.hpp"
+#include "sim/engine/engine_core.hpp"
+#include "sim/engine/mpi.hpp"
+#include "sim/engine/simgrid_platform.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend {
 namespace sg4 = simgrid::s4u;
@@ -90,9 +90,9 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   if (options.wall_time_limit > 0) sg4::Engine::on_time_advance_cb([&guard](double) { guard.check(); });
 
   for (int r = 0; r < workload.rank_count(); ++r) {
-    sg4::Actor::create(fmt::format("rank-{}", r), core.host_of(r), [&core, &workload, &options, r] {
+    sg4::Actor::create(fmt::format("rank-{}", r), core.host_of(r), [&core, &workload, r] {
       try {
-        Mpi mpi(core, r, &options.collectives);
+        Mpi mpi(core, r);
         workload.run(mpi);
         core.rank_finished(r);
         core.drain(r);

@@ -6,12 +6,11 @@
 #include <optional>
 #include <string>
 
-#include "collectives/collectives.hpp"
-#include "engine/model.hpp"
-#include "mapping/mapping.hpp"
-#include "output/results.hpp"
-#include "platform/platform.hpp"
-#include "workload/workload.hpp"
+#include "sim/engine/model.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/results.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/engine/workload.hpp"
 
 namespace contend {
 
@@ -21,7 +20,6 @@ struct SimulationOptions {
   std::string mapping_name = "block";
   bool record_messages = false;  // keep one record per message (--messages)
   double wall_time_limit = 0;    // seconds of real time before giving up; 0 = none
-  coll::CollectiveSettings collectives;  // --ompi, --coll: how collectives run
 };
 
 // Throws contend::Error on deadlock (naming the blocked ranks and what they

@@ -4,9 +4,9 @@
 #include <limits>
 #include <vector>
 
-#include "engine/datatype.hpp"
-#include "mapping/mapping.hpp"
-#include "platform/platform.hpp"
+#include "sim/core/datatype.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
 
 namespace contend {
 

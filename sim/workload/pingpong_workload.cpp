@@ -1,6 +1,6 @@
-#include "workload/pingpong_workload.hpp"
+#include "sim/workload/pingpong_workload.hpp"
 
-#include "engine/mpi.hpp"
+#include "sim/engine/mpi.hpp"
 
 namespace contend {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/datatype.hpp"
-#include "workload/workload.hpp"
+#include "sim/core/datatype.hpp"
+#include "sim/engine/workload.hpp"
 
 namespace contend {
 

@@ -6,7 +6,7 @@
 // Used by tests/traces/otf2.sh.
 #include <cstdio>
 
-#include "otf2_sample.hpp"
+#include "tests/traces/otf2_sample.hpp"
 
 using contend::test::Otf2SampleWriter;
 

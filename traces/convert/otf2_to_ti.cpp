@@ -1,12 +1,12 @@
-#include "convert/otf2_to_ti.hpp"
+#include "traces/convert/otf2_to_ti.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 
-#include "formats/otf2_trace.hpp"
-#include "formats/ti_trace.hpp"
-#include "util/atomic_file.hpp"
+#include "traces/formats/otf2_trace.hpp"
+#include "traces/formats/ti_trace.hpp"
+#include "sim/core/atomic_file.hpp"
 
 namespace contend {
 

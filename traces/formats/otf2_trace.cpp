@@ -1,4 +1,4 @@
-#include "formats/otf2_trace.hpp"
+#include "traces/formats/otf2_trace.hpp"
 
 #include <otf2/otf2.h>
 

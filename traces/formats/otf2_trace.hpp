@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/ti_trace.hpp"
+#include "traces/formats/ti_trace.hpp"
 
 namespace contend {
 

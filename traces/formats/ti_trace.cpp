@@ -1,4 +1,4 @@
-#include "formats/ti_trace.hpp"
+#include "traces/formats/ti_trace.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,8 +9,8 @@
 #include <sstream>
 #include <utility>
 
-#include "formats/pattern.hpp"
-#include "util/text.hpp"
+#include "sim/core/pattern.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend {
 namespace fs = std::filesystem;

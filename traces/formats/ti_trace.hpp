@@ -48,7 +48,7 @@
 #include <string_view>
 #include <vector>
 
-#include "util/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend {
 

@@ -1,4 +1,4 @@
-#include "generate/halo_mesh.hpp"
+#include "traces/generate/halo_mesh.hpp"
 
 #include <metis.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "util/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend {
 namespace {

@@ -12,7 +12,7 @@
 // the parts irregular and gives them many neighbours of very unequal sizes.
 #include <cstdint>
 
-#include "workload/pattern_workload.hpp"
+#include "sim/core/pattern.hpp"
 
 namespace contend {
 

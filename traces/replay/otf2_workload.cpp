@@ -1,8 +1,8 @@
-#include "replay/otf2_workload.hpp"
+#include "traces/replay/otf2_workload.hpp"
 
 #include <fmt/format.h>
 
-#include "engine/mpi.hpp"
+#include "sim/engine/mpi.hpp"
 
 namespace contend {
 
@@ -20,7 +20,8 @@ class Otf2Source final : public ActionSource {
 
 }  // namespace
 
-Otf2Workload::Otf2Workload(const std::string& anchor) : defs_(read_otf2_definitions(anchor)) {}
+Otf2Workload::Otf2Workload(const std::string& anchor, const coll::CollectiveSettings& collectives)
+    : defs_(read_otf2_definitions(anchor)), shared_(collectives) {}
 
 std::string Otf2Workload::description() const {
   return fmt::format("OTF2 trace {} ({} communicators besides MPI_COMM_WORLD)", defs_.path, defs_.communicators.size());

@@ -4,15 +4,15 @@
 // TI actions (rank_replay.hpp).
 #include <string>
 
-#include "formats/otf2_trace.hpp"
-#include "replay/rank_replay.hpp"
-#include "replay/trace_workload.hpp"
+#include "traces/formats/otf2_trace.hpp"
+#include "traces/replay/rank_replay.hpp"
+#include "traces/replay/trace_workload.hpp"
 
 namespace contend {
 
 class Otf2Workload final : public TraceWorkload {
  public:
-  explicit Otf2Workload(const std::string& anchor);
+  explicit Otf2Workload(const std::string& anchor, const coll::CollectiveSettings& collectives = {});
 
   int rank_count() const override { return defs_.ranks(); }
   std::string description() const override;

@@ -1,11 +1,11 @@
-#include "replay/rank_replay.hpp"
+#include "traces/replay/rank_replay.hpp"
 
 #include <algorithm>
 #include <deque>
 #include <fmt/format.h>
 #include <tuple>
 
-#include "engine/mpi.hpp"
+#include "sim/engine/mpi.hpp"
 
 namespace contend {
 
@@ -281,7 +281,7 @@ class RankReplay {
 
   void collective(const TiAction& a) {
     const coll::Communicator& c = comm(a.comm);
-    coll::run_collective(mpi_, c, collective_call(a, c, default_is_double_, source_.where()), mpi_.collective_settings());
+    coll::run_collective(mpi_, c, collective_call(a, c, default_is_double_, source_.where()), shared_.collectives());
     // SimGrid's replay computes a reduction's FLOPS after the collective.
     if (a.amount > 0) mpi_.compute(a.amount);
   }
@@ -298,7 +298,7 @@ class RankReplay {
     exchange.op = coll::CollectiveOp::allgather;
     exchange.bytes = 8;
     exchange.element_bytes = 4;
-    coll::run_collective(mpi_, parent, exchange, mpi_.collective_settings());
+    coll::run_collective(mpi_, parent, exchange, shared_.collectives());
     auto created = coll::split_communicator(mpi_.contexts(), parent, shared_.take(parent.context, derivation));
     add_communicator(created);
   }
@@ -310,7 +310,7 @@ class RankReplay {
     agree.op = coll::CollectiveOp::allreduce;
     agree.bytes = 4;
     agree.element_bytes = 4;
-    coll::run_collective(mpi_, parent, agree, mpi_.collective_settings());
+    coll::run_collective(mpi_, parent, agree, shared_.collectives());
     add_communicator(coll::dup_communicator(mpi_.contexts(), parent));
   }
 

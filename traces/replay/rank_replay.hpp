@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "collectives/collectives.hpp"
-#include "formats/ti_trace.hpp"
+#include "sim/collectives/collectives.hpp"
+#include "traces/formats/ti_trace.hpp"
 
 namespace contend {
 
@@ -32,10 +32,14 @@ class ActionSource {
 // id -> world ranks in communicator order. They get contexts of their own.
 using PredefinedCommunicators = std::map<int, std::vector<int>>;
 
-// What every rank's replay shares: the (color, key) pairs of comm_split
-// calls, which each member reads from its own file, and action counts.
+// What every rank's replay shares: how collectives run (--ompi, --coll),
+// the (color, key) pairs of comm_split calls, which each member reads from
+// its own file, and action counts.
 class ReplayShared {
  public:
+  explicit ReplayShared(coll::CollectiveSettings collectives = {}) : collectives_(std::move(collectives)) {}
+  const coll::CollectiveSettings& collectives() const { return collectives_; }
+
   // Member `local_rank` of a split of `parent_context` (its `derivation`-th
   // derived communicator) gives its pair; `members` is the parent's size.
   void deposit(int parent_context, int derivation, int members, int local_rank, coll::ColorKey pair);
@@ -52,6 +56,7 @@ class ReplayShared {
     int deposited = 0;
     int taken = 0;
   };
+  coll::CollectiveSettings collectives_;
   std::map<std::pair<int, int>, Split> splits_;
   std::map<std::string, long long> counts_;
 };

@@ -1,9 +1,9 @@
-#include "replay/ti_workload.hpp"
+#include "traces/replay/ti_workload.hpp"
 
 #include <fmt/format.h>
 
-#include "engine/mpi.hpp"
-#include "replay/otf2_workload.hpp"
+#include "sim/engine/mpi.hpp"
+#include "traces/replay/otf2_workload.hpp"
 
 namespace contend {
 
@@ -22,15 +22,17 @@ class TiSource final : public ActionSource {
 
 }  // namespace
 
-TiWorkload::TiWorkload(const std::string& path) : files_(open_ti_trace(path)) {}
+TiWorkload::TiWorkload(const std::string& path, const coll::CollectiveSettings& collectives)
+    : files_(open_ti_trace(path)), shared_(collectives) {}
 
 std::string TiWorkload::description() const {
   return fmt::format("TI trace {} ({})", files_.path, files_.single_file ? "one file" : "index of rank files");
 }
 
-std::unique_ptr<TraceWorkload> open_trace_workload(const std::string& path) {
-  if (path.ends_with(".otf2")) return std::make_unique<Otf2Workload>(path);
-  return std::make_unique<TiWorkload>(path);
+std::unique_ptr<TraceWorkload> open_trace_workload(const std::string& path,
+                                                   const coll::CollectiveSettings& collectives) {
+  if (path.ends_with(".otf2")) return std::make_unique<Otf2Workload>(path, collectives);
+  return std::make_unique<TiWorkload>(path, collectives);
 }
 
 void TiWorkload::run(Mpi& mpi) {

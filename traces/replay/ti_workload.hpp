@@ -5,15 +5,15 @@
 #include <map>
 #include <string>
 
-#include "formats/ti_trace.hpp"
-#include "replay/rank_replay.hpp"
-#include "replay/trace_workload.hpp"
+#include "traces/formats/ti_trace.hpp"
+#include "traces/replay/rank_replay.hpp"
+#include "traces/replay/trace_workload.hpp"
 
 namespace contend {
 
 class TiWorkload final : public TraceWorkload {
  public:
-  explicit TiWorkload(const std::string& path);
+  explicit TiWorkload(const std::string& path, const coll::CollectiveSettings& collectives = {});
 
   int rank_count() const override { return files_.ranks(); }
   std::string description() const override;

@@ -7,7 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "workload/workload.hpp"
+#include "sim/collectives/collectives.hpp"
+#include "sim/engine/workload.hpp"
 
 namespace contend {
 
@@ -17,6 +18,8 @@ class TraceWorkload : public Workload {
   virtual const std::map<std::string, long long>& action_counts() const = 0;
 };
 
-std::unique_ptr<TraceWorkload> open_trace_workload(const std::string& path);
+// `collectives`: how the trace's collectives run (--ompi, --coll).
+std::unique_ptr<TraceWorkload> open_trace_workload(const std::string& path,
+                                                   const coll::CollectiveSettings& collectives = {});
 
 }  // namespace contend

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tracer.hpp"
+#include "traces/tracer/tracer.hpp"
 
 using contend::tracer::CallKind;
 using contend::tracer::Elements;

@@ -1,4 +1,4 @@
-#include "tracer.hpp"
+#include "traces/tracer/tracer.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,7 +39,7 @@ const std::vector<std::pair<MPI_Datatype, int>>& simgrid_ids() {
   return ids;
 }
 
-// contend's datatype base names (sim/engine/datatype.hpp).
+// contend's datatype base names (sim/core/datatype.hpp).
 const char* contend_base_name(MPI_Datatype t) {
   if (t == MPI_BYTE) return "byte";
   if (t == MPI_CHAR) return "char";

@@ -34,11 +34,11 @@
 #include <string>
 #include <vector>
 
-#include "mpi_support.hpp"
-#include "placement.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
-#include "util/units.hpp"
+#include "calibrate/common/mpi_support.hpp"
+#include "calibrate/common/placement.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 
 namespace {
 

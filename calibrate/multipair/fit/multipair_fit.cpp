@@ -1,4 +1,4 @@
-#include "multipair_fit.hpp"
+#include "calibrate/multipair/fit/multipair_fit.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "util/error.hpp"
-#include "util/text.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend::calibrate {
 namespace {

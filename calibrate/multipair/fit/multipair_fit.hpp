@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/platform.hpp"
+#include "sim/core/platform.hpp"
 
 namespace contend::calibrate {
 

@@ -1,4 +1,4 @@
-#include "platform_update.hpp"
+#include "calibrate/multipair/fit/platform_update.hpp"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "util/error.hpp"
-#include "util/text.hpp"
-#include "util/yaml_field.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/yaml_field.hpp"
 
 namespace contend::calibrate {
 namespace {

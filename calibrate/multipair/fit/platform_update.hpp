@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "multipair_fit.hpp"
+#include "calibrate/multipair/fit/multipair_fit.hpp"
 
 namespace contend::calibrate {
 

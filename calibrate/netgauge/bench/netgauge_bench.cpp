@@ -36,12 +36,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/datatype.hpp"
-#include "mpi_support.hpp"
-#include "multipair/bench/placement.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
-#include "util/units.hpp"
+#include "sim/core/datatype.hpp"
+#include "calibrate/common/mpi_support.hpp"
+#include "calibrate/common/placement.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 
 namespace {
 

@@ -1,10 +1,10 @@
-#include "line_fit.hpp"
+#include "calibrate/netgauge/fit/line_fit.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "util/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::calibrate {
 namespace {

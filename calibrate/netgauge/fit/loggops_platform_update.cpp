@@ -1,4 +1,4 @@
-#include "loggops_platform_update.hpp"
+#include "calibrate/netgauge/fit/loggops_platform_update.hpp"
 
 #include <fmt/format.h>
 
@@ -7,9 +7,9 @@
 #include <sstream>
 #include <vector>
 
-#include "util/error.hpp"
-#include "util/text.hpp"
-#include "util/yaml_field.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/yaml_field.hpp"
 
 namespace contend::calibrate {
 namespace {

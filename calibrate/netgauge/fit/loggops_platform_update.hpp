@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "netgauge_fit.hpp"
-#include "platform/platform.hpp"
+#include "calibrate/netgauge/fit/netgauge_fit.hpp"
+#include "sim/core/platform.hpp"
 
 namespace contend::calibrate {
 

@@ -1,12 +1,12 @@
-#include "netgauge_fit.hpp"
+#include "calibrate/netgauge/fit/netgauge_fit.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
-#include "util/error.hpp"
-#include "util/text.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend::calibrate {
 namespace {

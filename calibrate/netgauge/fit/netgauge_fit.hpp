@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "line_fit.hpp"
+#include "calibrate/netgauge/fit/line_fit.hpp"
 
 namespace contend::calibrate {
 

@@ -32,11 +32,11 @@
 #include <string>
 #include <vector>
 
-#include "mpi_support.hpp"
-#include "tuned_forcing.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
-#include "util/units.hpp"
+#include "calibrate/common/mpi_support.hpp"
+#include "calibrate/taulop/bench/tuned_forcing.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
 
 namespace {
 

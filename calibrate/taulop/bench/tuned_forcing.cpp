@@ -1,4 +1,4 @@
-#include "tuned_forcing.hpp"
+#include "calibrate/taulop/bench/tuned_forcing.hpp"
 
 #include <mpi.h>
 

@@ -1,9 +1,9 @@
-#include "bcast_stages.hpp"
+#include "calibrate/taulop/fit/bcast_stages.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "util/error.hpp"
+#include "sim/core/error.hpp"
 
 namespace contend::calibrate {
 

@@ -35,7 +35,7 @@
 #include <string_view>
 #include <vector>
 
-#include "taulop/bcast_trees.hpp"
+#include "models/taulop/bcast_trees.hpp"
 
 namespace contend::calibrate {
 

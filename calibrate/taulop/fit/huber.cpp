@@ -1,4 +1,4 @@
-#include "huber.hpp"
+#include "calibrate/taulop/fit/huber.hpp"
 
 #include <algorithm>
 #include <cmath>

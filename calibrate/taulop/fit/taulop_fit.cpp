@@ -1,4 +1,4 @@
-#include "taulop_fit.hpp"
+#include "calibrate/taulop/fit/taulop_fit.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -6,8 +6,8 @@
 #include <fstream>
 #include <tuple>
 
-#include "util/error.hpp"
-#include "util/text.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend::calibrate {
 namespace {

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "bcast_stages.hpp"
-#include "huber.hpp"
+#include "calibrate/taulop/fit/bcast_stages.hpp"
+#include "calibrate/taulop/fit/huber.hpp"
 
 namespace contend::calibrate {
 

@@ -1,4 +1,4 @@
-#include "taulop_section.hpp"
+#include "calibrate/taulop/fit/taulop_section.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-#include "util/text.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend::calibrate {
 namespace {

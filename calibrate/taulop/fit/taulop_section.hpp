@@ -17,8 +17,8 @@
 #include <string>
 #include <string_view>
 
-#include "taulop_fit.hpp"
-#include "util/yaml_field.hpp"
+#include "calibrate/taulop/fit/taulop_fit.hpp"
+#include "sim/core/yaml_field.hpp"
 
 namespace contend::calibrate {
 

@@ -1,4 +1,4 @@
-#include "exchange.hpp"
+#include "validation/testbed/runner/exchange.hpp"
 
 #include <mpi.h>
 
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "mpi_support.hpp"
+#include "calibrate/common/mpi_support.hpp"
 
 namespace contend::testbed {
 namespace {
@@ -51,7 +51,7 @@ RankExchange::RankExchange(const Exchange& exchange, int rank) {
       recv_bytes_ += m.bytes;
     }
   }
-  std::stable_sort(sends_later_.begin(), sends_later_.end(), [](const Message& a, const Message& b) { return a.start < b.start; });
+  std::stable_sort(sends_later_.begin(), sends_later_.end(), [](const PatternMessage& a, const PatternMessage& b) { return a.start < b.start; });
 }
 
 void RankExchange::run(char* send_buffer, char* recv_buffer) const {
@@ -60,7 +60,7 @@ void RankExchange::run(char* send_buffer, char* recv_buffer) const {
   sends.reserve(sends_now_.size() + sends_later_.size());
   receives.reserve(receives_.size());
   std::uint64_t send_offset = 0, recv_offset = 0;
-  auto post_send = [&](const Message& m) {
+  auto post_send = [&](const PatternMessage& m) {
     MPI_Request r;
     MPI_Isend(send_buffer + send_offset, as_count(m.bytes), MPI_BYTE, m.dst, 0, MPI_COMM_WORLD, &r);
     send_offset += m.bytes;

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "pattern_reader.hpp"
+#include "validation/testbed/runner/runner_steps.hpp"
 
 namespace contend::testbed {
 
@@ -23,7 +23,7 @@ class RankExchange {
   void run(char* send_buffer, char* recv_buffer) const;
 
  private:
-  std::vector<Message> sends_now_, sends_later_, receives_;
+  std::vector<PatternMessage> sends_now_, sends_later_, receives_;
   std::uint64_t send_bytes_ = 0, recv_bytes_ = 0;
 };
 

@@ -31,11 +31,11 @@
 #include <variant>
 #include <vector>
 
-#include "mpi_support.hpp"
-#include "exchange.hpp"
-#include "pattern_reader.hpp"
-#include "util/atomic_file.hpp"
-#include "util/error.hpp"
+#include "calibrate/common/mpi_support.hpp"
+#include "validation/testbed/runner/exchange.hpp"
+#include "validation/testbed/runner/runner_steps.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
 
 namespace {
 

@@ -1,0 +1,245 @@
+// The LogGOPS model through the engine: the ping-pong identity with Bacon et
+// al.'s eq. (2), NIC gaps, CPU overheads sharing the core with compute, and
+// progression modes with exact expected times.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+
+#include "sim/engine/mpi.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/core/mapping.hpp"
+#include "models/registry.hpp"
+#include "tests/harness/sim_fixture.hpp"
+#include "sim/workload/pingpong_workload.hpp"
+
+using namespace contend;
+using namespace contend::test;
+namespace tt = boost::test_tools;
+
+namespace {
+
+// One socket of 4 cores at 1 Gflop/s; eager below 4 KiB (S).
+const std::string kLevels =
+    "  intra_socket: {latency: 1us, eager_threshold: 4KiB, bandwidth: 1GB/s}\n"
+    "  inter_socket: {latency: 1us, eager_threshold: 4KiB, bandwidth: 1GB/s}\n"
+    "  inter_node: {latency: 1us, eager_threshold: 4KiB, bandwidth: 1GB/s}\n";
+
+const std::string kLogGops =
+    "models:\n"
+    "  loggops:\n"
+    "    default:\n"
+    "      eager:\n"
+    "        {L: 1us, g: 2us, G: 1ns, datatypes: {contiguous: {o_s: 0.5us, O_s: 0.5ns, o_r: 0.3us, O_r: 0.2ns},\n"
+    "         'vector:4,1,4:float': {o_s: 1us, O_s: 2ns, o_r: 1us, O_r: 3ns}}}\n"
+    "      rendezvous:\n"
+    "        {L: 5us, g: 1us, G: 0.5ns, datatypes: {contiguous: {o_s: 2us, O_s: 0.1ns, o_r: 1us, O_r: 0.1ns},\n"
+    "         'vector:4,1,4:float': {o_s: 3us, O_s: 1ns, o_r: 2us, O_r: 1.5ns}}}\n";
+
+std::string platform(const std::string& progress) {
+  return platform_yaml(1, 1, 4, kLevels) + "progress: " + progress + "\n" + kLogGops;
+}
+
+// The parameters above, written out again (not read through the model's code).
+struct Range {
+  double L, g, G, o_s, O_s, o_r, O_r;
+};
+Range range(std::uint64_t k, bool vector) {
+  if (k < 4096) return vector ? Range{1e-6, 2e-6, 1e-9, 1e-6, 2e-9, 1e-6, 3e-9}
+                              : Range{1e-6, 2e-6, 1e-9, 0.5e-6, 0.5e-9, 0.3e-6, 0.2e-9};
+  return vector ? Range{5e-6, 1e-6, 0.5e-9, 3e-6, 1e-9, 2e-6, 1.5e-9}
+                : Range{5e-6, 1e-6, 0.5e-9, 2e-6, 0.1e-9, 1e-6, 0.1e-9};
+}
+// Bacon et al. eq. (2).
+double bacon(std::uint64_t bytes, bool vector) {
+  const Range p = range(bytes, vector);
+  const double k = static_cast<double>(bytes);
+  return 2 * (std::max(p.o_s + p.O_s * k, p.g + p.G * k) + p.L + p.O_r * k + p.o_r);
+}
+
+void check_pingpong(const std::string& progress, bool vector) {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t k = 16; k <= (16u << 20); k *= 2) sizes.push_back(k);
+  for (std::uint64_t k : {4080u, 4096u, 4112u, 1000000u}) sizes.push_back(k);  // around S, and not a power of 2
+  Datatype type;
+  if (vector) {
+    std::string error;
+    type = *parse_datatype("vector:4,1,4:float", error);
+  }
+  PingPongWorkload w(sizes, type);
+  const Platform p = parse_platform(YamlField::load_string(platform(progress), "test.yaml"));
+  const Mapping m = make_mapping("block", 2, p.nodes, false);
+  SimulationOptions o;
+  o.model = "loggops";
+  simulate(p, m, w, all_models(), o);
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    BOOST_TEST_CONTEXT("k = " << sizes[i]) { BOOST_TEST(w.round_trips()[i] == bacon(sizes[i], vector), tt::tolerance(1e-12)); }
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(loggops_pingpong_is_bacon_eq2_contiguous) { check_pingpong("thread", false); }
+BOOST_AUTO_TEST_CASE(loggops_pingpong_is_bacon_eq2_vector) { check_pingpong("thread", true); }
+BOOST_AUTO_TEST_CASE(loggops_pingpong_is_bacon_eq2_without_progression) { check_pingpong("none", true); }
+BOOST_AUTO_TEST_CASE(loggops_pingpong_is_bacon_eq2_dedicated_core) { check_pingpong("dedicated-core", false); }
+
+BOOST_AUTO_TEST_CASE(loggops_nic_gap_spaces_injections) {
+  // Two eager 1000-B messages from rank 0: o_s + O_s k = 1 us, g + G k = 3 us.
+  // First: max(1, 3) + L = 4 us. Second: posted at 1 us (the CPU was busy),
+  // injected at 3 us when the NIC is free, NIC busy until 6 us: arrives at 7 us.
+  // Rank 1 then pays 2 x (o_r + O_r k) = 2 x 0.5 us: done at 8 us.
+  ScriptWorkload w(2, [](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      auto a = mpi.isend(1, 1000);
+      auto b = mpi.isend(1, 1000);
+      mpi.waitall({a, b});
+    } else {
+      auto a = mpi.irecv(0, 1000);
+      auto b = mpi.irecv(0, 1000);
+      mpi.waitall({a, b});
+    }
+  });
+  const auto r = run(platform("thread"), w, {.model = "loggops"});
+  BOOST_REQUIRE(r.messages.size() == 2u);
+  BOOST_TEST(r.messages[0].end == 4e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.messages[1].end == 7e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[1].total_time == 8e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[0].total_time == 2e-6, tt::tolerance(1e-12));  // two send overheads
+}
+
+BOOST_AUTO_TEST_CASE(loggops_overheads_and_compute_share_the_core) {
+  // Rank 0: Isend (1 us of CPU), then 10 us of compute: done at 11 us.
+  // Rank 1: the data arrives at 4 us, o_r + O_r k = 0.5 us: 4.5 us.
+  ScriptWorkload w(2, [](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      auto q = mpi.isend(1, 1000);
+      mpi.compute_seconds(10e-6);
+      mpi.wait(q);
+    } else {
+      mpi.recv(0, 1000);
+    }
+  });
+  const auto r = run(platform("thread"), w, {.model = "loggops"});
+  BOOST_TEST(r.ranks[0].total_time == 11e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[1].total_time == 4.5e-6, tt::tolerance(1e-12));
+}
+
+namespace {
+
+// Rank 0: rendezvous Isend of 1e6 B (CPU o_s + O_s k = 102 us), 1 ms of
+// compute, Wait. Rank 1 posts its receive at 200 us, after that overhead.
+// g + G k = 501 us, L = 5 us, o_r + O_r k = 101 us.
+ScriptWorkload isend_compute_wait() {
+  return ScriptWorkload(2, [](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      auto q = mpi.isend(1, 1000000);
+      mpi.compute_seconds(1e-3);
+      mpi.wait(q);
+    } else {
+      mpi.sleep(200e-6);
+      mpi.recv(0, 1000000);
+    }
+  });
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(loggops_progress_thread_overlaps) {
+  // Data moves at 200 us: arrives 200 + 501 + 5 = 706 us; rank 1 done 807 us.
+  auto w = isend_compute_wait();
+  const auto r = run(platform("thread"), w, {.model = "loggops"});
+  BOOST_TEST(r.messages.at(0).start == 200e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[1].total_time == 807e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[0].total_time == 1102e-6, tt::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(loggops_progress_none_moves_at_the_wait) {
+  // The sender computes when the request comes: it answers at its Wait,
+  // 102 + 1000 us. Arrival 1102 + 501 + 5 = 1608 us (the rendezvous send
+  // completes then); rank 1 done at 1709 us.
+  auto w = isend_compute_wait();
+  const auto r = run(platform("none"), w, {.model = "loggops"});
+  BOOST_TEST(r.messages.at(0).start == 1102e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[0].total_time == 1608e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[1].total_time == 1709e-6, tt::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(loggops_progress_dedicated_core_overlaps_and_slows_compute) {
+  // As with a thread, but 1 ms of compute takes 4/3 ms on 3 of the 4 cores;
+  // the CPU overhead (MPI time) is not slowed.
+  auto w = isend_compute_wait();
+  const auto r = run(platform("dedicated-core"), w, {.model = "loggops"});
+  BOOST_TEST(r.messages.at(0).start == 200e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[1].total_time == 807e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[0].total_time == 102e-6 + 1e-3 * 4 / 3, tt::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(loggops_progress_none_answers_during_the_send_overhead) {
+  // The receive is posted at 50 us, while rank 0 still pays its 102 us of
+  // Isend overhead (inside MPI): the data moves at 50 us even without progression.
+  ScriptWorkload w(2, [](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      auto q = mpi.isend(1, 1000000);
+      mpi.compute_seconds(1e-3);
+      mpi.wait(q);
+    } else {
+      mpi.sleep(50e-6);
+      mpi.recv(0, 1000000);
+    }
+  });
+  const auto r = run(platform("none"), w, {.model = "loggops"});
+  BOOST_TEST(r.messages.at(0).start == 50e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[1].total_time == 50e-6 + 501e-6 + 5e-6 + 101e-6, tt::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(loggops_datatype_without_overheads_is_an_error) {
+  ScriptWorkload w(2, [](Mpi& mpi) {
+    std::string error;
+    const DatatypeId id = mpi.datatype(*parse_datatype("vector:2,1,2:int", error));
+    if (mpi.rank() == 0) {
+      mpi.wait(mpi.isend(1, 8, 0, Mpi::kCommWorld, id));
+    } else {
+      mpi.wait(mpi.irecv(0, 8, 0, Mpi::kCommWorld, id));
+    }
+  });
+  const std::string e = run_error(platform("thread"), w, {.model = "loggops"});
+  BOOST_TEST(e.find("models.loggops.default.eager.datatypes: no overheads for datatype 'vector:2,1,2:int'") !=
+             std::string::npos, e);
+}
+
+BOOST_AUTO_TEST_CASE(mpi_call_accounting_counts_every_kind) {
+  // Rank 0: Isend (1 us of CPU), 10 us of compute, Wait (eager: done),
+  // Send (1 us). Rank 1: Irecv, sleeps 20 us, Test (the first message is
+  // there: o_r + O_r k = 0.5 us), Recv (the second, there since 15 us: 0.5 us).
+  ScriptWorkload w(2, [](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      auto q = mpi.isend(1, 1000);
+      mpi.compute_seconds(10e-6);
+      mpi.wait(q);
+      mpi.send(1, 1000);
+    } else {
+      auto q = mpi.irecv(0, 1000);
+      mpi.sleep(20e-6);
+      BOOST_TEST(mpi.test(q));
+      mpi.recv(0, 1000);
+    }
+  });
+  const auto r = run(platform("thread"), w, {.model = "loggops"});
+  BOOST_REQUIRE(r.calls.size() == 2u);
+  const auto& a = r.calls[0];
+  BOOST_TEST(a.nonblocking.count == 1u);
+  BOOST_TEST(a.nonblocking.min == 1e-6, tt::tolerance(1e-9));
+  BOOST_TEST(a.wait.count == 1u);
+  BOOST_TEST(a.wait.total == 0.0, tt::tolerance(1e-9));
+  BOOST_TEST(a.blocking.count == 1u);
+  BOOST_TEST(a.blocking.total == 1e-6, tt::tolerance(1e-9));
+  BOOST_TEST(a.outside == 10e-6, tt::tolerance(1e-9));
+  BOOST_TEST(r.ranks[0].total_time == 12e-6, tt::tolerance(1e-12));
+  const auto& b = r.calls[1];
+  BOOST_TEST(b.nonblocking.min == 0.0);
+  BOOST_TEST(b.test.count == 1u);
+  BOOST_TEST(b.test.total == 0.5e-6, tt::tolerance(1e-9));
+  BOOST_TEST(b.blocking.total == 0.5e-6, tt::tolerance(1e-9));
+  BOOST_TEST(b.outside == 20e-6, tt::tolerance(1e-9));
+  BOOST_TEST(r.ranks[1].total_time == 21e-6, tt::tolerance(1e-12));
+}

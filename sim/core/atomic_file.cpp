@@ -1,0 +1,38 @@
+#include "sim/core/atomic_file.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/core/error.hpp"
+
+namespace contend {
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path temporary =
+      target.parent_path() / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()));
+  try {
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      if (!out) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+      write(out);
+      out.flush();
+      if (!out) throw Error("cannot write '" + path + "': write failed (disk full?)");
+    }
+    std::error_code ec;
+    fs::rename(temporary, target, ec);
+    if (ec) throw Error("cannot write '" + path + "': " + ec.message());
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw;
+  }
+}
+
+}  // namespace contend

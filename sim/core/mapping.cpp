@@ -1,0 +1,144 @@
+#include "sim/core/mapping.hpp"
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+
+namespace contend {
+
+Level Mapping::level(int from, int to) const {
+  const auto& a = (*this)[from];
+  const auto& b = (*this)[to];
+  if (a.node != b.node) return Level::InterNode;
+  if (a.socket != b.socket) return Level::InterSocket;
+  return Level::IntraSocket;
+}
+
+namespace {
+
+void check_capacity(int rank_count, const NodeArchitecture& nodes, bool oversubscribe, const std::string& spec) {
+  if (rank_count <= 0) throw Error("the workload has no ranks");
+  if (!oversubscribe && rank_count > nodes.total_cores()) {
+    throw Error("mapping '" + spec + "': " + std::to_string(rank_count) + " ranks but the platform has only " +
+                std::to_string(nodes.total_cores()) + " cores (" + std::to_string(nodes.count) + " nodes x " +
+                std::to_string(nodes.cores_per_node()) + "); pass --oversubscribe to share cores");
+  }
+}
+
+// Core `slot` of a node, numbered socket-major: socket = slot / cores_per_socket.
+Placement node_slot(int node, long long slot, const NodeArchitecture& nodes) {
+  const int s = static_cast<int>(slot % nodes.cores_per_node());
+  return Placement{node, s / nodes.cores_per_socket, s % nodes.cores_per_socket};
+}
+
+std::vector<Placement> block_mapping(int rank_count, const NodeArchitecture& nodes) {
+  std::vector<Placement> out;
+  out.reserve(static_cast<std::size_t>(rank_count));
+  const long long total = nodes.total_cores();
+  for (int r = 0; r < rank_count; ++r) {
+    const long long slot = r % total;  // wraps only when oversubscribed
+    out.push_back(node_slot(static_cast<int>(slot / nodes.cores_per_node()), slot % nodes.cores_per_node(), nodes));
+  }
+  return out;
+}
+
+std::vector<Placement> cyclic_mapping(int rank_count, const NodeArchitecture& nodes) {
+  std::vector<Placement> out;
+  out.reserve(static_cast<std::size_t>(rank_count));
+  for (int r = 0; r < rank_count; ++r) {
+    out.push_back(node_slot(r % nodes.count, r / nodes.count, nodes));
+  }
+  return out;
+}
+
+std::vector<Placement> socket_mapping(int rank_count, const NodeArchitecture& nodes) {
+  std::vector<Placement> out;
+  out.reserve(static_cast<std::size_t>(rank_count));
+  const int per_node = nodes.cores_per_node();
+  for (int r = 0; r < rank_count; ++r) {
+    const long long slot = r % nodes.total_cores();
+    const int node = static_cast<int>(slot / per_node);
+    const int local = static_cast<int>(slot % per_node);
+    // Round-robin over sockets: the k-th rank of a node goes to socket k % S,
+    // core k / S of that socket.
+    out.push_back(Placement{node, local % nodes.sockets, local / nodes.sockets});
+  }
+  return out;
+}
+
+bool parse_int(std::string_view text, long long& value) {
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc{} && ptr == text.data() + text.size();
+}
+
+}  // namespace
+
+Mapping make_mapping(const std::string& spec, int rank_count, const NodeArchitecture& nodes, bool oversubscribe) {
+  if (spec == "block" || spec == "cyclic" || spec == "socket") {
+    check_capacity(rank_count, nodes, oversubscribe, spec);
+    if (spec == "block") return Mapping(block_mapping(rank_count, nodes));
+    if (spec == "cyclic") return Mapping(cyclic_mapping(rank_count, nodes));
+    return Mapping(socket_mapping(rank_count, nodes));
+  }
+  if (!std::filesystem::exists(spec)) {
+    throw Error("--mapping '" + spec + "': neither a mapping name (" + join(builtin_mapping_names()) +
+                ") nor an existing file" + did_you_mean(spec, builtin_mapping_names()));
+  }
+  return read_mapping_file(spec, rank_count, nodes, oversubscribe);
+}
+
+Mapping read_mapping_file(const std::string& path, int rank_count, const NodeArchitecture& nodes, bool oversubscribe) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open mapping file '" + path + "'");
+  check_capacity(rank_count, nodes, true, path);  // capacity is checked per core below
+  std::vector<Placement> placements(static_cast<std::size_t>(rank_count));
+  std::vector<int> defined_at(static_cast<std::size_t>(rank_count), 0);
+  std::map<std::tuple<int, int, int>, int> core_owner;
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::string_view content = line;
+    if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
+    auto fields = split_blanks(content);
+    if (fields.empty()) continue;
+    const SourceLocation where{path, line_no, 1};
+    if (fields.size() != 4) {
+      throw Error(where, "expected 'rank node socket core', got " + std::to_string(fields.size()) + " fields");
+    }
+    long long v[4];
+    const char* names[4] = {"rank", "node", "socket", "core"};
+    const long long limits[4] = {rank_count, nodes.count, nodes.sockets, nodes.cores_per_socket};
+    for (int i = 0; i < 4; ++i) {
+      if (!parse_int(fields[static_cast<std::size_t>(i)], v[i]) || v[i] < 0 || v[i] >= limits[i]) {
+        throw Error(where, std::string(names[i]) + " must be an integer in [0, " + std::to_string(limits[i] - 1) +
+                               "], got '" + std::string(fields[static_cast<std::size_t>(i)]) + "'");
+      }
+    }
+    const auto rank = static_cast<std::size_t>(v[0]);
+    if (defined_at[rank] != 0) {
+      throw Error(where, "rank " + std::to_string(v[0]) + " is already placed on line " + std::to_string(defined_at[rank]));
+    }
+    defined_at[rank] = line_no;
+    placements[rank] = Placement{static_cast<int>(v[1]), static_cast<int>(v[2]), static_cast<int>(v[3])};
+    auto [it, inserted] = core_owner.emplace(std::make_tuple(v[1], v[2], v[3]), static_cast<int>(v[0]));
+    if (!inserted && !oversubscribe) {
+      throw Error(where, "rank " + std::to_string(v[0]) + " shares node " + std::to_string(v[1]) + " socket " +
+                             std::to_string(v[2]) + " core " + std::to_string(v[3]) + " with rank " +
+                             std::to_string(it->second) + "; pass --oversubscribe to allow it");
+    }
+  }
+  for (int r = 0; r < rank_count; ++r) {
+    if (defined_at[static_cast<std::size_t>(r)] == 0) {
+      throw Error(SourceLocation{path, 0, 0}, "rank " + std::to_string(r) + " is not placed (the workload has " +
+                                                  std::to_string(rank_count) + " ranks)");
+    }
+  }
+  return Mapping(std::move(placements));
+}
+
+}  // namespace contend

@@ -1,0 +1,345 @@
+#include "sim/core/pattern.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "sim/core/pattern_collectives.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/units.hpp"
+
+namespace contend {
+namespace {
+
+constexpr long long kMaxRanks = 1 << 24;
+constexpr std::size_t kMaxMessages = std::numeric_limits<std::uint32_t>::max() - 1;
+
+}  // namespace
+
+namespace {
+
+// `1ms`, `2e-3s` (seconds) or `2Gf`, `1e9flop`, `5Mflops` (flops): a unit is required.
+std::pair<double, ComputeSpec::Unit> compute_amount(const PatternLine& line, std::size_t field) {
+  const std::string_view text = line[field];
+  const std::string help = "an amount of computation: a duration with its unit (1ms, 2e-3s) or flops (2Gf, 1e9flop)";
+  if (text.empty() || !std::isalpha(static_cast<unsigned char>(text.back()))) {
+    line.fail(field, "compute: expected " + help + ", got '" + std::string(text) + "'");
+  }
+  std::string flops(text);
+  if (flops.size() > 4 && flops.substr(flops.size() - 4) == "flop") flops += "s";
+  if (const auto f = units::parse_speed(flops); f && flops.find('/') == std::string::npos) {
+    return {*f, ComputeSpec::Unit::Flops};
+  }
+  if (const auto s = units::parse_duration(text)) return {*s, ComputeSpec::Unit::Seconds};
+  line.fail(field, "compute: expected " + help + ", got '" + std::string(text) + "'");
+}
+
+// ranks=0,2,4-7
+std::vector<int> rank_list(PatternLine& line, std::size_t field) {
+  std::string_view text = line[field].substr(6);
+  std::vector<int> ranks;
+  if (text.empty()) line.fail(field, "ranks=: expected a list of ranks such as 0,2,4-7");
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const auto item = text.substr(0, comma);
+    const auto dash = item.find('-');
+    if (dash == std::string_view::npos) {
+      ranks.push_back(line.rank_in(field, item, "ranks="));
+    } else {
+      const int low = line.rank_in(field, item.substr(0, dash), "ranks=");
+      const int high = line.rank_in(field, item.substr(dash + 1), "ranks=");
+      if (low > high) line.fail(field, "ranks=: range '" + std::string(item) + "' ends before it begins");
+      for (int r = low; r <= high; ++r) ranks.push_back(r);
+    }
+    if (comma == std::string_view::npos) break;
+    text = text.substr(comma + 1);
+    if (text.empty()) line.fail(field, "ranks=: a rank must follow ','");
+  }
+  return ranks;
+}
+
+KeywordStep parse_compute(PatternLine& line) {
+  if (line.size() < 2) line.fail(0, "expected 'compute AMOUNT [ranks=LIST] [overlap]'");
+  const auto [amount, unit] = compute_amount(line, 1);
+  std::vector<int> ranks;
+  bool overlap = false, have_ranks = false;
+  for (std::size_t i = 2; i < line.size(); ++i) {
+    if (line[i] == "overlap" && !overlap) {
+      overlap = true;
+    } else if (line[i].substr(0, 6) == "ranks=" && !have_ranks) {
+      ranks = rank_list(line, i);
+      have_ranks = true;
+    } else {
+      line.fail(i, "expected 'ranks=LIST' or 'overlap' (each once), got '" + std::string(line[i]) + "'");
+    }
+  }
+  std::sort(ranks.begin(), ranks.end());
+  return ComputeSpec{amount, unit, std::move(ranks), overlap, line.where(0)};
+}
+
+}  // namespace
+
+std::uint64_t Pattern::message_count() const {
+  std::uint64_t n = 0;
+  for (const auto& step : steps) {
+    if (const auto* x = std::get_if<ExchangeSpec>(&step.content)) n += x->messages.size();
+  }
+  return n;
+}
+
+Pattern to_pattern(const ManyPairPattern& exchange) {
+  Pattern p;
+  p.name = exchange.name;
+  p.ranks = exchange.ranks;
+  if (!exchange.datatypes.empty()) p.datatypes = exchange.datatypes;
+  p.steps.push_back(StepSpec{SourceLocation{exchange.name, 0, 0}, ExchangeSpec{exchange.messages, {}}});
+  return p;
+}
+
+std::string summary(const ExchangeSpec& exchange) {
+  std::string out = "exchange of " + std::to_string(exchange.messages.size()) + " messages";
+  for (const auto& compute : exchange.overlapped) out += " overlapping " + summary(compute);
+  return out;
+}
+
+std::string summary(const ComputeSpec& compute) {
+  std::string out =
+      "compute " + fmt::format("{:g}", compute.amount) + (compute.unit == ComputeSpec::Unit::Seconds ? " s" : " flop");
+  if (!compute.ranks.empty()) out += " on " + std::to_string(compute.ranks.size()) + " ranks";
+  return out;
+}
+
+std::string summary(const StepSpec& step) {
+  return std::visit([](const auto& content) { return summary(content); }, step.content);
+}
+
+std::string describe(const Pattern& pattern) {
+  std::string out = "pattern " + pattern.name + " (";
+  for (std::size_t i = 0; i < pattern.steps.size(); ++i) out += (i ? ", " : "") + summary(pattern.steps[i]);
+  return out + ")";
+}
+
+const std::vector<PatternKeyword>& pattern_keywords() {
+  static const std::vector<PatternKeyword> keywords = [] {
+    std::vector<PatternKeyword> all = collective_pattern_keywords();
+    all.push_back({"compute", "compute AMOUNT [ranks=LIST] [overlap]", parse_compute});
+    return all;
+  }();
+  return keywords;
+}
+
+PatternLine::PatternLine(std::string_view text, std::vector<std::string_view> fields, const std::string& file,
+                         int line, int declared_ranks)
+    : text_(text), fields_(std::move(fields)), file_(file), line_(line), declared_ranks_(declared_ranks) {}
+
+SourceLocation PatternLine::where(std::size_t field) const {
+  const int column = field < fields_.size() ? static_cast<int>(fields_[field].data() - text_.data()) + 1 : 1;
+  return SourceLocation{file_, line_, column};
+}
+
+void PatternLine::fail(std::size_t field, const std::string& message) const { throw Error(where(field), message); }
+
+int PatternLine::rank(std::size_t field, const char* what) { return rank_in(field, fields_[field], what); }
+
+int PatternLine::rank_in(std::size_t field, std::string_view text, const char* what) {
+  long long v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || ptr != text.data() + text.size() || v < 0 || v >= kMaxRanks) {
+    fail(field, std::string(what) + ": expected a rank (an integer >= 0), got '" + std::string(text) + "'");
+  }
+  if (declared_ranks_ >= 0 && v >= declared_ranks_) {
+    fail(field, "rank " + std::to_string(v) + " is out of range: the pattern declares " +
+                    std::to_string(declared_ranks_) + " ranks");
+  }
+  highest_rank_ = std::max(highest_rank_, static_cast<int>(v));
+  return static_cast<int>(v);
+}
+
+std::uint64_t PatternLine::size_field(std::size_t field, const char* what) const {
+  const auto v = units::parse_size(fields_[field]);
+  if (!v) {
+    fail(field, std::string(what) + ": expected " + std::string(units::kSizeHelp) + ", got '" +
+                    std::string(fields_[field]) + "'");
+  }
+  return *v;
+}
+
+double PatternLine::duration_field(std::size_t field, const char* what) const {
+  const auto v = units::parse_duration(fields_[field]);
+  if (!v) {
+    fail(field, std::string(what) + ": expected " + std::string(units::kDurationHelp) + ", got '" +
+                    std::string(fields_[field]) + "'");
+  }
+  return *v;
+}
+
+namespace {
+
+// Collects steps; message lines accumulate into the current exchange.
+class PatternBuilder {
+ public:
+  explicit PatternBuilder(Pattern& pattern) : pattern_(pattern) {}
+  void add_message(const PatternMessage& m, const PatternLine& line) {
+    if (total_messages_ >= kMaxMessages) line.fail(0, "too many messages (at most 4294967294)");
+    ++total_messages_;
+    if (pending_.messages.empty()) pending_where_ = line.where(0);
+    pending_.messages.push_back(m);
+  }
+  void end_exchange() {
+    if (pending_.messages.empty()) return;
+    pattern_.steps.push_back(StepSpec{pending_where_, std::move(pending_)});
+    pending_ = ExchangeSpec{};
+  }
+  void add_step(KeywordStep step, const PatternLine& line) {
+    if (const auto* compute = std::get_if<ComputeSpec>(&step); compute && compute->overlap) {
+      if (pending_.messages.empty()) {
+        line.fail(0, "an overlapping step runs between the posts and the waits of an exchange: it must follow "
+                     "the exchange's message lines");
+      }
+      pending_.overlapped.push_back(*compute);
+      return;
+    }
+    end_exchange();
+    std::visit([&](auto&& content) { pattern_.steps.push_back(StepSpec{line.where(0), std::move(content)}); },
+               std::move(step));
+  }
+  // The pattern's datatypes: index 0 is contiguous.
+  std::uint16_t datatype_index(const Datatype& type, const PatternLine& line, std::size_t field) {
+    auto& datatypes = pattern_.datatypes;
+    for (std::size_t i = 0; i < datatypes.size(); ++i) {
+      if (datatypes[i] == type) return static_cast<std::uint16_t>(i);
+    }
+    if (datatypes.size() >= 65535) line.fail(field, "too many distinct datatypes (at most 65535)");
+    datatypes.push_back(type);
+    return static_cast<std::uint16_t>(datatypes.size() - 1);
+  }
+  bool empty() const { return pattern_.steps.empty() && pending_.messages.empty(); }
+
+ private:
+  Pattern& pattern_;
+  ExchangeSpec pending_;
+  SourceLocation pending_where_;
+  std::size_t total_messages_ = 0;
+};
+
+std::vector<std::string> keyword_names() {
+  std::vector<std::string> names = {"ranks", "---"};
+  for (const auto& k : pattern_keywords()) names.push_back(k.keyword);
+  return names;
+}
+
+}  // namespace
+
+Pattern read_pattern(std::istream& in, const std::string& name, const PatternLimits& limits) {
+  Pattern pattern;
+  pattern.name = std::filesystem::path(name).filename().string();
+  PatternBuilder builder(pattern);
+  int declared = -1;
+  int declared_line = 0;
+  int highest = -1;
+  std::string text;
+  int line_no = 0;
+  while (std::getline(in, text)) {
+    ++line_no;
+    std::string_view content = text;
+    if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
+    auto fields = split_blanks(content);
+    if (fields.empty()) continue;
+    PatternLine line(text, fields, name, line_no, declared);
+    const std::string_view head = fields[0];
+    if (head == "ranks") {
+      if (fields.size() != 2) line.fail(0, "expected 'ranks N'");
+      if (declared >= 0) line.fail(0, "'ranks' given twice (first on line " + std::to_string(declared_line) + ")");
+      if (!builder.empty()) line.fail(0, "'ranks' must come before the steps");
+      declared = line.rank(1, "ranks");
+      if (declared == 0) line.fail(1, "ranks: must be at least 1");
+      declared_line = line_no;
+      continue;
+    }
+    if (head == "---") {
+      if (fields.size() != 1) line.fail(1, "expected nothing after '---'");
+      builder.end_exchange();
+      continue;
+    }
+    if (!head.empty() && (head[0] < '0' || head[0] > '9') && head[0] != '-') {
+      const auto& keywords = pattern_keywords();
+      auto k = std::find_if(keywords.begin(), keywords.end(), [&](const PatternKeyword& kw) { return kw.keyword == head; });
+      if (k == keywords.end()) {
+        line.fail(0, "unknown step '" + std::string(head) + "'" + did_you_mean(head, keyword_names()) +
+                         "; expected 'src dst bytes' or one of: " + join(keyword_names()));
+      }
+      builder.add_step(k->parse(line), line);
+      highest = std::max(highest, line.highest_rank());
+      continue;
+    }
+    if (fields.size() < 3 || fields.size() > 5) {
+      line.fail(0, "expected 'src dst bytes [@start] [type=DATATYPE]' (or 'ranks N'), got " +
+                       std::to_string(fields.size()) + " fields");
+    }
+    PatternMessage m;
+    m.src = line.rank(0, "src");
+    m.dst = line.rank(1, "dst");
+    m.bytes = line.size_field(2, "bytes");
+    if (m.bytes > limits.max_message_bytes) {
+      line.fail(2, "bytes: at most " + limits.max_message_bytes_text + ", got " + std::to_string(m.bytes));
+    }
+    bool have_start = false, have_type = false;
+    for (std::size_t f = 3; f < fields.size(); ++f) {
+      if (!have_start && !fields[f].empty() && fields[f][0] == '@') {
+        const auto start = units::parse_duration(fields[f].substr(1));
+        if (!start) line.fail(f, "start: expected @ and " + std::string(units::kDurationHelp) + ", got '" +
+                                     std::string(fields[f]) + "'");
+        m.start = *start;
+        have_start = true;
+      } else if (!have_type && fields[f].substr(0, 5) == "type=") {
+        std::string error;
+        const auto type = parse_datatype(fields[f].substr(5), error);
+        if (!type) line.fail(f, "type=: expected " + error + ", got '" + std::string(fields[f].substr(5)) + "'");
+        m.datatype = builder.datatype_index(*type, line, f);
+        have_type = true;
+      } else {
+        line.fail(f, "expected '@TIME' (a start offset such as @2ms) or 'type=DATATYPE' (each once), got '" +
+                         std::string(fields[f]) + "'");
+      }
+    }
+    highest = std::max(highest, line.highest_rank());
+    builder.add_message(m, line);
+  }
+  if (in.bad()) throw Error("error while reading '" + name + "'");
+  if (declared < 0 && highest < 0) {
+    throw Error(SourceLocation{name, 0, 0}, "the pattern names no rank and has no 'ranks N' line");
+  }
+  builder.end_exchange();
+  pattern.ranks = declared >= 0 ? declared : highest + 1;
+  return pattern;
+}
+
+Pattern read_pattern(const std::string& path, const PatternLimits& limits) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open pattern file '" + path + "'");
+  return read_pattern(in, path, limits);
+}
+
+void write_pattern(std::ostream& out, const ManyPairPattern& pattern, const std::string& header_comment) {
+  std::string_view rest = header_comment;
+  while (!rest.empty()) {
+    const auto nl = rest.find('\n');
+    out << "# " << rest.substr(0, nl) << "\n";
+    if (nl == std::string_view::npos) break;
+    rest = rest.substr(nl + 1);
+  }
+  out << "ranks " << pattern.ranks << "\n";
+  for (const auto& m : pattern.messages) {
+    out << m.src << ' ' << m.dst << ' ' << m.bytes;
+    if (m.start > 0) out << " @" << m.start;
+    if (m.datatype != 0) out << " type=" << pattern.datatypes.at(m.datatype).name();
+    out << '\n';
+  }
+}
+
+}  // namespace contend

@@ -1,0 +1,241 @@
+// Platform YAML parsing and validation. The schema is documented in README.md
+// ("Platform files"); keep the two in step.
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "sim/core/error.hpp"
+
+#include "sim/core/platform.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/units.hpp"
+
+namespace contend {
+
+std::string_view level_name(Level level) {
+  switch (level) {
+    case Level::IntraSocket: return "intra_socket";
+    case Level::InterSocket: return "inter_socket";
+    case Level::InterNode: return "inter_node";
+  }
+  return "?";
+}
+
+std::string_view network_kind(const Network& network) {
+  struct Visitor {
+    std::string_view operator()(const StarNetwork&) const { return "star"; }
+    std::string_view operator()(const FatTreeNetwork&) const { return "fat-tree"; }
+    std::string_view operator()(const DragonflyPlusNetwork&) const { return "dragonfly+"; }
+  };
+  return std::visit(Visitor{}, network);
+}
+
+std::string_view progress_name(Progress p) {
+  switch (p) {
+    case Progress::None: return "none";
+    case Progress::Thread: return "thread";
+    case Progress::DedicatedCore: return "dedicated-core";
+  }
+  return "?";
+}
+
+const std::vector<std::string>& progress_names() {
+  static const std::vector<std::string> names = {"none", "thread", "dedicated-core"};
+  return names;
+}
+
+Progress progress_by_name(std::string_view name) {
+  if (name == "none") return Progress::None;
+  if (name == "thread") return Progress::Thread;
+  if (name == "dedicated-core") return Progress::DedicatedCore;
+  throw Error("unknown progression '" + std::string(name) + "'" + did_you_mean(name, progress_names()) +
+              "; expected one of: " + join(progress_names()));
+}
+
+unsigned FatTreeNetwork::leaves() const {
+  unsigned n = 1;
+  for (unsigned d : down) n *= d;
+  return n;
+}
+
+namespace {
+
+int as_count(const YamlField& f, int max = 1 << 20) { return static_cast<int>(f.as_int(1, max)); }
+
+NodeArchitecture parse_nodes(const YamlField& f) {
+  f.allow_only({"count", "sockets", "cores_per_socket", "core_speed"});
+  NodeArchitecture n;
+  n.count = as_count(f.require("count", "number of nodes"));
+  n.sockets = as_count(f.require("sockets", "sockets per node"), 64);
+  n.cores_per_socket = as_count(f.require("cores_per_socket", "cores per socket"), 4096);
+  n.core_speed = f.require("core_speed", units::kSpeedHelp).as_speed();
+  return n;
+}
+
+BandwidthTable parse_bandwidth(const YamlField& f) {
+  if (f.is_scalar()) return BandwidthTable::constant(f.as_bandwidth());
+  if (!f.is_map()) f.fail("a bandwidth, or a table {N: bandwidth} of aggregate bandwidth by competing processes");
+  std::vector<std::pair<int, double>> points;
+  for (const auto& [key, value] : f.entries()) {
+    points.emplace_back(static_cast<int>(key.as_int(1, 1 << 20)), value.as_bandwidth());
+  }
+  try {
+    return BandwidthTable::from_points(std::move(points));
+  } catch (const std::invalid_argument& e) {
+    f.fail_with(std::string("invalid bandwidth table: ") + e.what());
+  }
+}
+
+LevelParams parse_level(const YamlField& f) {
+  f.allow_only({"latency", "eager_threshold", "bandwidth"});
+  LevelParams level;
+  level.latency = f.require("latency", units::kDurationHelp).as_duration();
+  level.eager_threshold = f.require("eager_threshold", units::kSizeHelp).as_size();
+  level.bandwidth = parse_bandwidth(f.require("bandwidth", "a bandwidth or a table {N: bandwidth}"));
+  return level;
+}
+
+NicParams parse_nic(const YamlField& f) {
+  f.allow_only({"count", "bandwidth", "latency"});
+  NicParams nic;
+  if (auto c = f.child("count"); c.present()) nic.count = as_count(c, 64);
+  nic.bandwidth = f.require("bandwidth", units::kBandwidthHelp).as_bandwidth();
+  if (auto l = f.child("latency"); l.present()) nic.latency = l.as_duration();
+  return nic;
+}
+
+double optional_duration(const YamlField& f, std::string_view key) {
+  auto c = f.child(key);
+  return c.present() ? c.as_duration() : 0.0;
+}
+
+double bandwidth_or(const YamlField& f, std::string_view key, double fallback) {
+  auto c = f.child(key);
+  return c.present() ? c.as_bandwidth() : fallback;
+}
+
+std::vector<unsigned> parse_unsigned_list(const YamlField& f, std::size_t expected_length) {
+  auto items = f.items();
+  if (items.size() != expected_length) {
+    f.fail_with("expected a list of " + std::to_string(expected_length) + " positive integers (one per level), got " +
+                std::to_string(items.size()));
+  }
+  std::vector<unsigned> out;
+  for (const auto& item : items) out.push_back(static_cast<unsigned>(item.as_int(1, 1 << 16)));
+  return out;
+}
+
+StarNetwork parse_star(const YamlField& f, const NicParams& nic) {
+  f.allow_only({"topology", "link_bandwidth", "link_latency"});
+  return StarNetwork{bandwidth_or(f, "link_bandwidth", nic.aggregate_bandwidth()), optional_duration(f, "link_latency")};
+}
+
+FatTreeNetwork parse_fat_tree(const YamlField& f, const NodeArchitecture& nodes, const NicParams& nic) {
+  f.allow_only({"topology", "levels", "down", "up", "link_count", "link_bandwidth", "link_latency"});
+  FatTreeNetwork t;
+  t.levels = static_cast<unsigned>(f.require("levels", "number of switch levels").as_int(1, 16));
+  t.down = parse_unsigned_list(f.require("down", "downward ports per level"), t.levels);
+  t.up = parse_unsigned_list(f.require("up", "upward ports per level"), t.levels);
+  t.link_count = parse_unsigned_list(f.require("link_count", "parallel links per level"), t.levels);
+  t.link_bandwidth = bandwidth_or(f, "link_bandwidth", nic.aggregate_bandwidth());
+  t.link_latency = optional_duration(f, "link_latency");
+  if (t.leaves() < static_cast<unsigned>(nodes.count)) {
+    f.child("down").fail_with("the fat tree has " + std::to_string(t.leaves()) + " leaves (product of 'down') but " +
+                              std::to_string(nodes.count) + " nodes need one each");
+  }
+  return t;
+}
+
+DragonflyPlusNetwork parse_dragonfly_plus(const YamlField& f, const NodeArchitecture& nodes, const NicParams& nic) {
+  f.allow_only({"topology", "groups", "leaves_per_group", "spines_per_group", "nodes_per_leaf", "global_links",
+                "nodes_per_group", "node_link_bandwidth", "node_link_latency", "local_link_bandwidth",
+                "local_link_latency", "global_link_bandwidth", "global_link_latency"});
+  DragonflyPlusNetwork d;
+  d.groups = as_count(f.require("groups", "number of groups"), 4096);
+  d.leaves_per_group = as_count(f.require("leaves_per_group", "leaf routers per group"), 4096);
+  d.spines_per_group = as_count(f.require("spines_per_group", "spine routers per group"), 4096);
+  d.nodes_per_leaf = as_count(f.require("nodes_per_leaf", "nodes attached to each leaf router"), 4096);
+  d.global_links = as_count(f.require("global_links", "links between each pair of groups"), 4096);
+  d.node_link_bandwidth = bandwidth_or(f, "node_link_bandwidth", nic.aggregate_bandwidth());
+  d.node_link_latency = optional_duration(f, "node_link_latency");
+  d.local_link_bandwidth = f.require("local_link_bandwidth", units::kBandwidthHelp).as_bandwidth();
+  d.local_link_latency = optional_duration(f, "local_link_latency");
+  d.global_link_bandwidth = f.require("global_link_bandwidth", units::kBandwidthHelp).as_bandwidth();
+  d.global_link_latency = optional_duration(f, "global_link_latency");
+
+  const long long capacity = static_cast<long long>(d.groups) * d.slots_per_group();
+  if (auto spread = f.child("nodes_per_group"); spread.present()) {
+    auto items = spread.items();
+    if (items.size() != static_cast<std::size_t>(d.groups)) {
+      spread.fail_with("expected one entry per group (" + std::to_string(d.groups) + "), got " +
+                       std::to_string(items.size()));
+    }
+    for (const auto& item : items) d.nodes_per_group.push_back(static_cast<int>(item.as_int(0, d.slots_per_group())));
+    const long long total = std::accumulate(d.nodes_per_group.begin(), d.nodes_per_group.end(), 0LL);
+    if (total != nodes.count) {
+      spread.fail_with("the entries add up to " + std::to_string(total) + " nodes but nodes.count is " +
+                       std::to_string(nodes.count));
+    }
+  } else {
+    if (capacity < nodes.count) {
+      f.fail_with("the network has room for " + std::to_string(capacity) +
+                  " nodes (groups x leaves_per_group x nodes_per_leaf) but nodes.count is " +
+                  std::to_string(nodes.count));
+    }
+    int remaining = nodes.count;
+    for (int g = 0; g < d.groups; ++g) {
+      const int here = std::min(remaining, d.slots_per_group());
+      d.nodes_per_group.push_back(here);
+      remaining -= here;
+    }
+  }
+  return d;
+}
+
+Network parse_network(const YamlField& f, const NodeArchitecture& nodes, const NicParams& nic) {
+  const std::vector<std::string> kinds = {"star", "fat-tree", "dragonfly+"};
+  const auto topology_field = f.require("topology", "one of: star, fat-tree, dragonfly+");
+  const std::string topology = topology_field.as_string();
+  if (topology == "star") return parse_star(f, nic);
+  if (topology == "fat-tree") return parse_fat_tree(f, nodes, nic);
+  if (topology == "dragonfly+") return parse_dragonfly_plus(f, nodes, nic);
+  topology_field.fail_with("unknown topology '" + topology + "'" + did_you_mean(topology, kinds) +
+                           "; expected one of: " + join(kinds));
+}
+
+}  // namespace
+
+Platform parse_platform(const YamlField& root) {
+  if (!root.is_map()) root.fail("a platform description (a mapping with nodes, levels, nic, network)");
+  root.allow_only({"name", "description", "nodes", "levels", "nic", "network", "progress", "models"});
+  Platform p;
+  p.file = root.file();
+  p.name = root.require("name", "a short platform name").as_string();
+  if (auto d = root.child("description"); d.present()) p.description = d.as_string();
+  p.nodes = parse_nodes(root.require("nodes", "count, sockets, cores_per_socket, core_speed"));
+
+  const auto levels = root.require("levels", "intra_socket, inter_socket and inter_node parameters");
+  levels.allow_only({"intra_socket", "inter_socket", "inter_node"});
+  for (Level l : kAllLevels) {
+    p.levels[static_cast<std::size_t>(l)] = parse_level(levels.require(level_name(l), "latency, eager_threshold, bandwidth"));
+  }
+  p.nic = parse_nic(root.require("nic", "bandwidth (and optionally count, latency)"));
+  p.network = parse_network(root.require("network", "topology and its parameters"), p.nodes, p.nic);
+  if (auto progress = root.child("progress"); progress.present()) {
+    try {
+      p.progress = progress_by_name(progress.as_string());
+    } catch (const Error&) {
+      progress.fail(join(progress_names(), ", ") + " (how nonblocking communication progresses)");
+    }
+  }
+  if (p.progress == Progress::DedicatedCore && p.nodes.cores_per_node() < 2) {
+    root.child("progress").fail_with("dedicated-core needs at least two cores per node");
+  }
+  p.models = root.child("models");
+  if (p.models.present() && !p.models.is_map()) p.models.fail("a mapping from model name to its parameters");
+  return p;
+}
+
+Platform read_platform(const std::string& path) { return parse_platform(YamlField::load_file(path)); }
+
+}  // namespace contend

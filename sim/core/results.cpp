@@ -1,0 +1,132 @@
+#include "sim/core/results.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace contend {
+
+double Results::makespan() const {
+  double m = 0;
+  for (const auto& r : ranks) m = std::max(m, r.total_time);
+  return m;
+}
+
+std::uint64_t Results::total_messages() const {
+  std::uint64_t n = 0;
+  for (const auto& l : levels) n += l.messages;
+  return n;
+}
+
+std::uint64_t Results::total_bytes() const {
+  std::uint64_t n = 0;
+  for (const auto& l : levels) n += l.bytes;
+  return n;
+}
+
+void write_rank_csv(std::ostream& out, const Results& r) {
+  out << "rank,node,socket,core,recv_time,send_time,total_time\n";
+  for (const auto& x : r.ranks) {
+    fmt::print(out, "{},{},{},{},{:.12g},{:.12g},{:.12g}\n", x.rank, x.place.node, x.place.socket, x.place.core,
+               x.recv_time, x.send_time, x.total_time);
+  }
+}
+
+void write_messages_csv(std::ostream& out, const Results& r) {
+  out << "src,dst,bytes,level,start,end\n";
+  for (const auto& m : r.messages) {
+    fmt::print(out, "{},{},{},{},{:.12g},{:.12g}\n", m.src, m.dst, m.bytes, level_name(m.level), m.start, m.end);
+  }
+}
+
+void write_json(std::ostream& out, const Results& r) {
+  nlohmann::ordered_json j;
+  j["model"] = r.model;
+  j["platform"] = r.platform;
+  j["workload"] = r.workload;
+  j["mapping"] = r.mapping;
+  j["makespan"] = r.makespan();
+  j["messages"] = r.total_messages();
+  j["bytes"] = r.total_bytes();
+  for (Level l : kAllLevels) {
+    const auto& s = r.levels[static_cast<std::size_t>(l)];
+    j["levels"][std::string(level_name(l))] = {{"messages", s.messages}, {"bytes", s.bytes}};
+  }
+  auto& ranks = j["ranks"] = nlohmann::ordered_json::array();
+  for (const auto& x : r.ranks) {
+    ranks.push_back({{"rank", x.rank},
+                     {"node", x.place.node},
+                     {"socket", x.place.socket},
+                     {"core", x.place.core},
+                     {"recv_time", x.recv_time},
+                     {"send_time", x.send_time},
+                     {"total_time", x.total_time}});
+  }
+  j["warnings"] = r.warnings;
+  out << j.dump(2) << "\n";
+}
+
+namespace {
+
+std::string human_bytes(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  return u == 0 ? fmt::format("{:.0f} B", b) : fmt::format("{:.2f} {}", b, units[u]);
+}
+
+std::string human_time(double s) {
+  if (s == 0) return "0 s";
+  if (s < 1e-6) return fmt::format("{:.3f} ns", s * 1e9);
+  if (s < 1e-3) return fmt::format("{:.3f} us", s * 1e6);
+  if (s < 1) return fmt::format("{:.3f} ms", s * 1e3);
+  return fmt::format("{:.3f} s", s);
+}
+
+void print_rank_row(std::ostream& out, const RankResult& x) {
+  fmt::print(out, "  {:>7} {:>5} {:>6} {:>5} {:>14.9f} {:>14.9f} {:>14.9f}\n", x.rank, x.place.node, x.place.socket,
+             x.place.core, x.recv_time, x.send_time, x.total_time);
+}
+
+}  // namespace
+
+void print_summary(std::ostream& out, const Results& r, std::size_t table_rows) {
+  fmt::print(out, "contend: {} on {} ({} ranks, mapping {}), model {}\n", r.workload, r.platform, r.ranks.size(),
+             r.mapping, r.model);
+  if (r.ranks.empty()) return;
+  auto by_time = r.ranks;
+  std::stable_sort(by_time.begin(), by_time.end(),
+                   [](const RankResult& a, const RankResult& b) { return a.total_time > b.total_time; });
+  const auto& slow = by_time.front();
+  const auto& fast = by_time.back();
+  fmt::print(out, "  makespan        {}\n", human_time(r.makespan()));
+  fmt::print(out, "  slowest rank    {} ({}, node {} socket {} core {})\n", slow.rank, human_time(slow.total_time),
+             slow.place.node, slow.place.socket, slow.place.core);
+  fmt::print(out, "  fastest rank    {} ({}, node {} socket {} core {})\n", fast.rank, human_time(fast.total_time),
+             fast.place.node, fast.place.socket, fast.place.core);
+  fmt::print(out, "  messages        {} ({})\n", r.total_messages(), human_bytes(static_cast<double>(r.total_bytes())));
+  for (Level l : kAllLevels) {
+    const auto& s = r.levels[static_cast<std::size_t>(l)];
+    const double share = r.total_bytes() ? 100.0 * static_cast<double>(s.bytes) / static_cast<double>(r.total_bytes()) : 0;
+    fmt::print(out, "    {:<13} {:>10} messages {:>12} {:5.1f}% of volume\n", level_name(l), s.messages,
+               human_bytes(static_cast<double>(s.bytes)), share);
+  }
+  for (const auto& w : r.warnings) fmt::print(out, "  warning: {}\n", w);
+  fmt::print(out, "  {:>7} {:>5} {:>6} {:>5} {:>14} {:>14} {:>14}\n", "rank", "node", "socket", "core", "recv_time[s]",
+             "send_time[s]", "total_time[s]");
+  if (r.ranks.size() <= 2 * table_rows) {
+    for (const auto& x : r.ranks) print_rank_row(out, x);
+    return;
+  }
+  for (std::size_t i = 0; i < table_rows; ++i) print_rank_row(out, by_time[i]);
+  fmt::print(out, "  {:>7}   ({} ranks not shown; the {} slowest and {} fastest are; --per-rank FILE has all)\n", "...",
+             r.ranks.size() - 2 * table_rows, table_rows, table_rows);
+  for (std::size_t i = by_time.size() - table_rows; i < by_time.size(); ++i) print_rank_row(out, by_time[i]);
+}
+
+}  // namespace contend

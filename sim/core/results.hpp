@@ -1,0 +1,81 @@
+#pragma once
+// What a simulation predicts, and how it is written out.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
+
+namespace contend {
+
+struct RankResult {
+  int rank = 0;
+  Placement place;
+  double recv_time = 0;   // when the rank's last incoming message completed
+  double send_time = 0;   // when its last outgoing message was delivered
+  double total_time = 0;  // when the rank finished its communication (its program ended)
+};
+
+struct MessageRecord {
+  int src = 0, dst = 0;
+  std::uint64_t bytes = 0;
+  Level level = Level::IntraSocket;
+  double start = 0;  // when the data began to move (matching time under rendezvous)
+  double end = 0;    // when its last byte was delivered
+};
+
+// Time a rank spent in each kind of MPI call, as a PMPI profiler counts it
+// (Denis et al.'s classification, CCGRID 2022 Sec. III-C1): the input of
+// `contend progress` when the run had no progression.
+struct CallStats {
+  std::uint64_t count = 0;
+  double total = 0;
+  double min = 0;  // of one call; 0 if none
+  void add(double seconds) {
+    min = count == 0 ? seconds : std::min(min, seconds);
+    ++count;
+    total += seconds;
+  }
+};
+struct MpiCallStats {
+  CallStats nonblocking;  // Isend, Irecv
+  CallStats test;         // Test
+  CallStats wait;         // Wait, Waitall
+  CallStats blocking;     // Send, Recv
+  double outside = 0;     // compute and sleep: time outside MPI (t_comp)
+};
+
+struct LevelStats {
+  std::uint64_t messages = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct Results {
+  std::string model;
+  std::string platform;
+  std::string workload;
+  std::string mapping;
+  std::vector<RankResult> ranks;
+  std::vector<MpiCallStats> calls;      // per rank
+  std::vector<MessageRecord> messages;  // only when asked for (--messages)
+  std::array<LevelStats, 3> levels{};
+  std::vector<std::string> warnings;
+
+  double makespan() const;
+  std::uint64_t total_messages() const;
+  std::uint64_t total_bytes() const;
+};
+
+// Writers. Times in seconds with 12 significant digits.
+void write_rank_csv(std::ostream& out, const Results& r);
+void write_messages_csv(std::ostream& out, const Results& r);
+void write_json(std::ostream& out, const Results& r);
+// The terminal summary: makespan, slowest/fastest rank, messages by level,
+// volume, and a short per-rank table.
+void print_summary(std::ostream& out, const Results& r, std::size_t table_rows = 8);
+
+}  // namespace contend

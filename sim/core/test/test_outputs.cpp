@@ -1,0 +1,83 @@
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/core/results.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+
+using namespace contend;
+
+namespace {
+
+Results sample() {
+  Results r;
+  r.model = "maxmin";
+  r.platform = "p";
+  r.workload = "w";
+  r.mapping = "block";
+  r.ranks = {{0, {0, 0, 0}, 0.001, 0.002, 0.002}, {1, {1, 0, 3}, 1.0 / 3.0, 0.0, 1.0 / 3.0}};
+  r.levels[2] = {2, 3000};
+  r.messages = {{0, 1, 1000, Level::InterNode, 0.0, 0.001}};
+  return r;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(outputs)
+
+BOOST_AUTO_TEST_CASE(rank_csv_has_header_and_12_significant_digits) {
+  std::ostringstream out;
+  write_rank_csv(out, sample());
+  BOOST_TEST(out.str() ==
+             "rank,node,socket,core,recv_time,send_time,total_time\n"
+             "0,0,0,0,0.001,0.002,0.002\n"
+             "1,1,0,3,0.333333333333,0,0.333333333333\n");
+}
+
+BOOST_AUTO_TEST_CASE(messages_csv) {
+  std::ostringstream out;
+  write_messages_csv(out, sample());
+  BOOST_TEST(out.str() == "src,dst,bytes,level,start,end\n0,1,1000,inter_node,0,0.001\n");
+}
+
+BOOST_AUTO_TEST_CASE(json_summary) {
+  std::ostringstream out;
+  write_json(out, sample());
+  const std::string j = out.str();
+  BOOST_TEST(j.find("\"makespan\": 0.3333333333333333") != std::string::npos);
+  BOOST_TEST(j.find("\"inter_node\": {\n      \"messages\": 2,\n      \"bytes\": 3000") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(summary_names_slowest_and_fastest) {
+  std::ostringstream out;
+  print_summary(out, sample());
+  const std::string s = out.str();
+  BOOST_TEST(s.find("makespan        333.333 ms") != std::string::npos);
+  BOOST_TEST(s.find("slowest rank    1 (333.333 ms, node 1 socket 0 core 3)") != std::string::npos);
+  BOOST_TEST(s.find("fastest rank    0 (2.000 ms, node 0 socket 0 core 0)") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(atomic_write_leaves_nothing_on_failure) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / "contend-atomic-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto target = (dir / "out.csv").string();
+  write_file_atomically(target, [](std::ostream& o) { o << "complete\n"; });
+  BOOST_CHECK_THROW(write_file_atomically(target,
+                                          [](std::ostream& o) {
+                                            o << "partial";
+                                            throw Error("interrupted");
+                                          }),
+                    Error);
+  std::ifstream in(target);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_TEST(content == "complete\n");  // the old file is untouched
+  BOOST_TEST(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}) == 1);  // no temporary left
+  BOOST_CHECK_THROW(write_file_atomically((dir / "missing" / "x.csv").string(), [](std::ostream&) {}), Error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,126 @@
+#include "sim/core/units.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/text.hpp"
+
+namespace contend::units {
+namespace {
+
+struct Quantity {
+  std::string_view number;  // as written, e.g. "12.5"
+  std::string_view unit;    // e.g. "GB/s"
+};
+
+// Splits "12.5GB/s" into "12.5" and "GB/s". Fails on a missing or malformed number.
+std::optional<Quantity> split_number(std::string_view text) {
+  text = trim(text);
+  if (text.empty()) return std::nullopt;
+  double value = 0;
+  const auto* begin = text.data();
+  const auto* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc{} || ptr == begin || !std::isfinite(value)) return std::nullopt;
+  const auto length = static_cast<std::size_t>(ptr - begin);
+  return Quantity{text.substr(0, length), trim(text.substr(length))};
+}
+
+// number x 10^exponent, rounded once: "1.7" and -6 give exactly the double
+// nearest to 1.7e-6 (multiplying 1.7 by 1e-6 would round twice).
+double scale_decimal(std::string_view number, int exponent) {
+  std::string text(number);
+  double factor = 1;
+  if (text.find_first_of("eE") == std::string::npos) {
+    text += "e" + std::to_string(exponent);
+  } else {
+    factor = std::pow(10.0, exponent);  // already has an exponent: one more rounding
+  }
+  double value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);  // locale-independent, unlike stod
+  return value * factor;
+}
+
+// A unit is a power of ten (exact decimal scaling) times a factor (binary
+// prefixes, bits).
+struct Unit {
+  std::string name;
+  int exponent;
+  double factor;
+};
+using UnitTable = std::vector<Unit>;
+
+std::optional<double> scaled(std::string_view text, const UnitTable& table) {
+  auto q = split_number(text);
+  if (!q) return std::nullopt;
+  for (const auto& unit : table) {
+    if (q->unit == unit.name) return scale_decimal(q->number, unit.exponent) * unit.factor;
+  }
+  return std::nullopt;
+}
+
+const UnitTable& bandwidth_units() {
+  static const UnitTable table = [] {
+    UnitTable t{{"", 0, 1.0}};
+    const std::vector<Unit> prefixes = {{"", 0, 1.0},         {"k", 3, 1.0},          {"K", 3, 1.0},
+                                        {"M", 6, 1.0},        {"G", 9, 1.0},          {"T", 12, 1.0},
+                                        {"Ki", 0, 1024.0},    {"Mi", 0, 1048576.0},   {"Gi", 0, 1073741824.0},
+                                        {"Ti", 0, 1099511627776.0}};
+    for (const auto& p : prefixes) {
+      t.push_back({p.name + "B/s", p.exponent, p.factor});
+      t.push_back({p.name + "Bps", p.exponent, p.factor});
+      t.push_back({p.name + "b/s", p.exponent, p.factor / 8.0});
+      t.push_back({p.name + "bps", p.exponent, p.factor / 8.0});
+    }
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+std::optional<double> parse_bandwidth(std::string_view text) {
+  auto v = scaled(text, bandwidth_units());
+  if (!v || *v <= 0) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_duration(std::string_view text) {
+  static const UnitTable table = {{"", 0, 1.0},    {"s", 0, 1.0},   {"ms", -3, 1.0}, {"us", -6, 1.0},
+                                  {"µs", -6, 1.0}, {"ns", -9, 1.0}, {"ps", -12, 1.0}};
+  auto v = scaled(text, table);
+  if (!v || *v < 0) return std::nullopt;
+  return v;
+}
+
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+  static const UnitTable table = {{"", 0, 1.0},           {"B", 0, 1.0},          {"k", 0, 1024.0},
+                                  {"K", 0, 1024.0},       {"M", 0, 1048576.0},    {"G", 0, 1073741824.0},
+                                  {"KiB", 0, 1024.0},     {"MiB", 0, 1048576.0},  {"GiB", 0, 1073741824.0},
+                                  {"kB", 3, 1.0},         {"KB", 3, 1.0},         {"MB", 6, 1.0},
+                                  {"GB", 9, 1.0}};
+  auto v = scaled(text, table);
+  if (!v || *v < 0 || *v > 1.8e19) return std::nullopt;
+  const double rounded = std::round(*v);
+  if (std::fabs(rounded - *v) > 1e-9 * std::max(1.0, *v)) return std::nullopt;  // fractional bytes
+  return static_cast<std::uint64_t>(rounded);
+}
+
+std::optional<double> parse_speed(std::string_view text) {
+  static const UnitTable table = [] {
+    UnitTable t{{"", 0, 1.0}};
+    for (const auto& [prefix, exponent] : std::vector<std::pair<std::string, int>>{
+             {"", 0}, {"k", 3}, {"M", 6}, {"G", 9}, {"T", 12}}) {
+      for (const char* suffix : {"f", "flops", "flop/s"}) t.push_back({prefix + suffix, exponent, 1.0});
+    }
+    return t;
+  }();
+  auto v = scaled(text, table);
+  if (!v || *v <= 0) return std::nullopt;
+  return v;
+}
+
+}  // namespace contend::units
