@@ -1,9 +1,10 @@
 #pragma once
-// Denis et al., CCGRID 2022 (../shared/papers/003_*), the dedicated-core
-// model of Sec. III-B2, III-C and III-D: the run time of a
-// rank with one core of N_core dedicated to progression, from a profile of
-// its run without progression, when a ratio alpha of its blocking calls are
-// made nonblocking.
+// Denis, Jaeger, Jeannot, Reynier, "One core dedicated to MPI nonblocking
+// communication progression? A model to assess whether it is worth it",
+// CCGRID 2022: the dedicated-core model of Sec. III-B2, III-C and III-D, the
+// run time of a rank with one core of N_core dedicated to progression, from a
+// profile of its run without progression, when a ratio alpha of its blocking
+// calls are made nonblocking. See models/dedicated_core/README.md.
 #include <vector>
 
 #include "models/dedicated_core/progress_profile.hpp"

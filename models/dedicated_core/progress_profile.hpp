@@ -1,7 +1,7 @@
 #pragma once
 // Per-rank profiles of a run without progression, the input of Denis et
 // al.'s dedicated-core model (CCGRID 2022, Sec. III-D and IV). CSV format in
-// README.md, "Progression profiles"; the PMPI tracer writes it.
+// models/dedicated_core/README.md; the PMPI tracer writes it.
 #include <istream>
 #include <optional>
 #include <string>

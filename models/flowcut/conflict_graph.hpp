@@ -4,24 +4,12 @@
 // as flows come and go. Plain data, no SimGrid: the model (flowcut.cpp) turns
 // cuts into rates.
 //
-// At every node X the flows leaving X and the flows entering X are looked at:
-//  - same direction (R2, R3): two or more flows leaving X (outgo, C<-X->) or
-//    entering X (income, C->X<-) are in conflict, and such conflicts dominate
-//    mixed ones. Flows linked through groups of exactly two form a chain
-//    (0 <- 1 -> 2 <- 3 ...); its flows take the table's sequence for an odd
-//    or even number of conflicts, repeated along the chain from the end whose
-//    flow started first (a cycle: from its earliest flow). A flow in a group
-//    of k >= 3 (never on the paper's dual-processor nodes) takes
-//    (k - 1) x odd_conflicts[0]: with the paper's cut 1 the k flows share the
-//    link evenly. A flow in both takes the larger cut.
-//  - mixed (R1): the remaining ("free") flows form chains in the direction of
-//    the data, X's incoming flow followed by X's outgoing one. Each chain is
-//    cut into consecutive pairs from its origin (0->1->2->3 gives 0->1->2 &
-//    2->3), each pair a C->X-> conflict (incoming, outgoing cut); a cycle is
-//    paired from its earliest flow.
-//  - alone: a free flow left unpaired is a 1-communication conflict (Table 2,
-//    column "C-> Include" or "Start/End") if other flows touch both its ends
-//    or only one; a flow touching no other flow is without conflict (cut 0).
+// At every node X the flows leaving X and those entering X are looked at:
+// same-direction groups (outgo C<-X->, income C->X<-) form chains that take
+// the table's odd or even sequence; the remaining flows pair up along the
+// data as C->X-> conflicts; an unpaired flow is alone (include or
+// start/end). The rules, their reading of the paper and the generalisation
+// to k >= 3 flows per node are in models/flowcut/README.md.
 //
 // update() re-evaluates only what may have changed: the flows of the nodes
 // where a flow came or went, the chains through them, and the chains they

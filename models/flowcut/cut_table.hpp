@@ -12,7 +12,7 @@
 //
 // A cut is a number >= 0 or a fraction such as 4/3. A sequence is repeated
 // along a chain: [1/2, 2] is the paper's (1/2, 2, 1/2, 2, ..., 1/2).
-// README "flowcut" explains each entry and the reading of the paper.
+// models/flowcut/README.md explains each entry and the reading of the paper.
 #include <string>
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 // LogGOPS parameters (Hoefler et al., LogGOPSim, HPDC 2010; Bacon et al.,
 // EuroMPI 2023) as the platform file holds them under `models: loggops:`
-// (schema in README.md, "loggops"): per level (or `default`), per protocol
+// (every key: models/loggops/README.md): per level (or `default`), per protocol
 // range (eager below the level's eager_threshold S, rendezvous from S), the
 // network's L, g, G and, per datatype, the CPU overheads o_s, O_s, o_r, O_r.
 #include <array>

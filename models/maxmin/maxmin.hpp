@@ -4,7 +4,8 @@
 namespace contend {
 
 // SimGrid's own max-min fair sharing (LMM solver, CM02 network model) over
-// the platform's links. See maxmin.cpp and README "Models".
+// the platform's links (Casanova et al., JPDC 2014). See
+// models/maxmin/README.md.
 ModelInfo maxmin_model_info();
 
 }  // namespace contend

@@ -7,12 +7,9 @@
 // pair's cap is the smallest share along its route, and its flows move at
 // phi_AB = min(1, cap / D_AB) of their staircase rate.
 //
-// Our choice, documented in README: the sharing is max-min per link on the
-// pairs' unconstrained demands (a pair held back elsewhere still claims its
-// full demand here), which needs no global solve; when no link is
-// overloaded every phi is 1 and the fabric changes nothing, as on a
-// non-blocking network. Only demands into one node change per event, so an
-// update costs the pairs into that node and the links they cross.
+// Max-min per link on the pairs' unconstrained demands, no global solve (why:
+// models/staircase/README.md). Only demands into one node change per event,
+// so an update costs the pairs into that node and the links they cross.
 #include <functional>
 #include <unordered_map>
 #include <utility>

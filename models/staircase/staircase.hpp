@@ -4,7 +4,8 @@
 
 namespace contend {
 
-// Thune et al.'s staircase contention model, simulated (see staircase.cpp).
+// Thune et al.'s staircase contention model (IEEE TPDS 2023), simulated. See
+// models/staircase/README.md.
 ModelInfo staircase_model_info();
 
 // The model's options from its platform section (models.staircase), with

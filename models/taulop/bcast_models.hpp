@@ -5,17 +5,9 @@
 // a tau-Lop sequence of transfers, each tree stage a set of concurrent
 // non-blocking flat trees (NBFTs) whose slowest one sets the stage time.
 //
-// Choices where the paper leaves room (README "taulop"):
-//  - stage counts come from the actual Open MPI tree: H + n_s - 1 stages with
-//    H the tree height. That is eqs. (9)-(11); for k-chain H = ceil((P-1)/K)
-//    (eq. 12 writes floor, equal when K divides P - 1) and for split-binary
-//    H = floor(log2 P) of the binary tree (eq. 13 writes ceil, equal for
-//    powers of two; eq. 11 uses floor for the same tree).
-//  - the NBFT of eq. (4) with C > 0 has C + floor((P - C - 1) / Q) + 1 nodes
-//    (eq. 4 as printed; eq. 18's P^o omits the +1, but the stage factors of
-//    eq. 20, 1.424 = gamma^1(7) on Gros, need it).
-//  - n_s = ceil(m / m_s); split-binary halves are ceil(m / 2) and the rest.
-//  - the root is rank 0.
+// Where the paper leaves room: H + n_s - 1 stages, H the height of the actual
+// Open MPI tree (k-chain ceil((P-1)/K), split-binary floor(log2 P)); eq. 4's
+// "+ 1" kept; n_s = ceil(m / m_s); root 0. Why: models/taulop/README.md.
 #include <array>
 #include <vector>
 

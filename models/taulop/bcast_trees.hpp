@@ -1,6 +1,6 @@
 #pragma once
-// The virtual trees Open MPI's tuned broadcasts run on (coll_base_topo.c,
-// summarised in ../shared/reference/openmpi-collectives.md), rooted at rank 0
+// The virtual trees Open MPI's tuned broadcasts run on (Open MPI v4.1,
+// ompi/mca/coll/base/coll_base_topo.c), rooted at rank 0
 // (Open MPI shifts ranks by the root; the models take root 0). Only the
 // shapes: the analytical models (bcast_models.hpp) read each node's children.
 #include <vector>

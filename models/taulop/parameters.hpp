@@ -1,8 +1,9 @@
 #pragma once
-// The `models: taulop:` section of a platform file (schema in README
-// "taulop"): tau-Lop channel parameters (Rico-Gallego et al.; Nuriyev et al.
-// JPDC 2022 Sec. 4), the broadcast-model parameters gamma^c(P) and Q(m)
-// (Sec. 4.1, 5.1) and the per-algorithm o/L estimates of Sec. 5.2 (Table 2).
+// The `models: taulop:` section of a platform file: tau-Lop channel
+// parameters (Rico-Gallego et al.; Nuriyev et al. JPDC 2022 Sec. 4), the
+// broadcast-model parameters gamma^c(P) and Q(m) (Sec. 4.1, 5.1) and the
+// per-algorithm o/L estimates of Sec. 5.2 (Table 2). Every key:
+// models/taulop/README.md.
 #include <array>
 #include <cstdint>
 #include <map>

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Validation of the staircase model against Thune et al., IEEE TPDS 2023
-# (../shared/papers/000_*). The paper's measurements are not published as
-# numbers, so each case checks the paper's qualitative result with both the
-# closed form (contend analyze) and the simulation (contend simulate), writes
-# CSV files and PNG plots to results/, and its reading to results/results.md:
+# Validation of the staircase model against Thune, Reinemo, Skeie, Cai,
+# "Detailed Modeling of Heterogeneous and Contention-Constrained
+# Point-to-Point MPI Communication", IEEE TPDS 2023. The paper's
+# measurements are not published as numbers, so each case checks the paper's
+# qualitative result with both the closed form (contend analyze) and the
+# simulation (contend simulate), writes CSV files and PNG plots to results/,
+# and its reading to results/results.md:
 #   fig3  three pairs exchanging s/2, s and 2s on one ThunderX2 socket, over s
 #         (Fig. 3): the pairs finish in order of size, the staircase of eq. (5);
 #   fig5  48 processes on a dual-socket ThunderX2, 32 exchanging intra-socket
