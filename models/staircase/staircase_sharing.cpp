@@ -316,7 +316,8 @@ double StaircaseSharing::next_event() const { return schedule_.empty() ? kInfini
 
 void StaircaseSharing::advance(double now, std::vector<Completion>& done) {
   while (!schedule_.empty() && schedule_.top().time <= now) {
-    const auto [time, group] = schedule_.top();
+    const double time = schedule_.top().time;
+    const int group = schedule_.top().id;
     schedule_.pop();  // the event republishes the group
     clock_ = std::max(clock_, time);
     process_group_event(group, time, done);

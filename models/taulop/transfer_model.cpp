@@ -131,7 +131,8 @@ void TransferModel::plan(Id id, double now) {
 void TransferModel::advance(double now, std::vector<Completion>& completed) {
   clock_ = std::max(clock_, now);
   while (!events_.empty() && events_.top().time <= now) {
-    const auto [time, id] = events_.top();
+    const double time = events_.top().time;
+    const Id id = events_.top().id;
     events_.pop();
     Flow& f = flows_[id];
     const Step& done = f.steps[static_cast<std::size_t>(f.step)];

@@ -46,12 +46,6 @@ double FluidModel::route_latency(int from_node, int to_node) const {
   return it->second;
 }
 
-void FluidModel::set_timer(TransferId id, double time, Phase phase) {
-  if (phase_.size() <= id) phase_.resize(static_cast<std::size_t>(id) + 1);
-  phase_[id] = phase;
-  timers_.set(id, time);
-}
-
 double FluidModel::next_event() const {
   return std::min(timers_.empty() ? kNever : timers_.top().time, next_sharing_event());
 }
@@ -63,9 +57,9 @@ void FluidModel::advance(double now) {
   // order among simultaneous ones (a derived model that re-evaluates its
   // sharing does so once for the instant, in advance_sharing()).
   while (!timers_.empty() && timers_.top().time <= now) {
-    const auto [time, id] = timers_.top();
+    const auto [time, id, what] = timers_.top();
     timers_.pop();
-    if (phase_[id] == Phase::Latency) {
+    if (what == kLatencyEnd) {
       on_data_start(id, time);
     } else {
       on_delivered(id, time);

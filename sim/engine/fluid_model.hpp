@@ -68,9 +68,9 @@ class FluidModel : public CommunicationModel {
 
   // The data of `id` starts moving at `ready` (> now; or = now, to start it
   // in id order with the other timers of this instant).
-  void wait_latency(TransferId id, double ready) { set_timer(id, ready, Phase::Latency); }
+  void wait_latency(TransferId id, double ready) { timers_.set(id, ready, kLatencyEnd); }
   // `id` arrives at `time`: plans its delivery, or moves it.
-  void deliver_at(TransferId id, double time) { set_timer(id, time, Phase::Delivery); }
+  void deliver_at(TransferId id, double time) { timers_.set(id, time, kDelivery); }
   // The latency of SimGrid's route between two nodes, looked up once per pair.
   double route_latency(int from_node, int to_node) const;
   // The time of the model's last event (SimGrid's clock may read a rounding
@@ -81,9 +81,9 @@ class FluidModel : public CommunicationModel {
   const ModelContext& context() const { return context_; }
 
  private:
-  enum class Phase : std::uint8_t { Latency, Delivery };
+  // What a timer's end means, kept as its tag in timers_.
+  static constexpr std::uint8_t kLatencyEnd = 0, kDelivery = 1;
 
-  void set_timer(TransferId id, double time, Phase phase);
   double next_event() const;
   // Fires every timer due by `now`, in (time, id) order, then brings the
   // sharing state to `now`; collects the completions in completed_.
@@ -101,7 +101,6 @@ class FluidModel : public CommunicationModel {
   double planned_wakeup_ = -kNever;
   double clock_ = 0;
   IndexedHeap<TransferId> timers_;  // each transfer's end of latency or delivery
-  std::vector<Phase> phase_;        // by transfer id, while it has a timer
   mutable std::unordered_map<std::uint64_t, double> route_latency_;  // by (source node, destination node)
   std::vector<Completion> completed_;
 };

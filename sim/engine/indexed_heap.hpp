@@ -25,6 +25,10 @@ class IndexedHeap {
   struct Entry {
     double time;
     Id id;
+    // A label the owner keeps with the event (FluidModel: which phase of
+    // the transfer ends); it plays no part in the order. It fits in the
+    // entry's padding: no table of its own to look up.
+    std::uint8_t tag = 0;
   };
 
   bool empty() const { return heap_.empty(); }
@@ -39,19 +43,25 @@ class IndexedHeap {
   double time_of(Id id) const { return heap_[position_[slot_of(id)]].time; }
 
   // Inserts the event of `id` at `time`, or moves it there.
-  void set(Id id, double time) {
+  void set(Id id, double time, std::uint8_t tag = 0) {
     const std::size_t slot = slot_of(id);
     if (slot >= position_.size()) position_.resize(slot + 1, kAbsent);
     if (position_[slot] == kAbsent) {
       position_[slot] = static_cast<std::uint32_t>(heap_.size());
-      heap_.push_back({time, id});
+      heap_.push_back({time, id, tag});
       sift_up(heap_.size() - 1);
       return;
     }
+    // Sift one way only: the other cannot move it.
     const std::size_t i = position_[slot];
+    const bool earlier = before(Entry{time, id, tag}, heap_[i]);
     heap_[i].time = time;
-    sift_up(i);
-    sift_down(position_[slot]);
+    heap_[i].tag = tag;
+    if (earlier) {
+      sift_up(i);
+    } else {
+      sift_down(i);
+    }
   }
 
   // Removes the earliest event. Requires !empty().
