@@ -67,6 +67,20 @@ BOOST_AUTO_TEST_CASE(erase_removes_only_that_id) {
   BOOST_TEST(heap.top().id == 2u);
 }
 
+BOOST_AUTO_TEST_CASE(an_event_keeps_the_tag_it_was_last_set_with) {
+  IndexedHeap<std::uint32_t> heap;
+  heap.set(1, 5.0, 1);
+  heap.set(2, 3.0);  // tag 0
+  BOOST_TEST(heap.top().tag == 0);
+  heap.set(1, 1.0, 2);  // moved up, new tag
+  BOOST_TEST(heap.top().id == 1u);
+  BOOST_TEST(heap.top().tag == 2);
+  heap.set(1, 9.0, 3);  // moved down, new tag
+  heap.pop();
+  BOOST_TEST(heap.top().id == 1u);
+  BOOST_TEST(heap.top().tag == 3);
+}
+
 BOOST_AUTO_TEST_CASE(matches_a_sorted_set) {
   // Property: random inserts, moves, erases and pops keep the heap's top
   // equal to the smallest (time, id) of a std::set holding the same events.
