@@ -9,7 +9,9 @@
 # 6 ghost layers, 240 bytes per ghost cell (about 16k, 102k and 1.4M
 # messages). They are generated once into the output folder.
 #
-# usage: bench/engine_scaling.sh [--models "staircase maxmin"] [--ranks "512 2048 8192"] [--time-limit SECONDS] [--out DIR]
+# usage: bench/engine_scaling.sh [--models "staircase maxmin"] [--ranks "512 2048 8192"] [--time-limit SECONDS] [--out DIR] [--bin CONTEND]
+#   --bin CONTEND: the contend executable to measure (default: build/bin/contend of
+#   this tree), e.g. an older build to compare with
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build/bin/contend"
@@ -23,7 +25,8 @@ while [ $# -gt 0 ]; do
     --ranks) ranks=$2; shift 2 ;;
     --time-limit) limit=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    *) echo "usage: $0 [--models \"staircase maxmin\"] [--ranks \"512 2048 8192\"] [--time-limit SECONDS] [--out DIR]" >&2; exit 2 ;;
+    --bin) bin=$2; shift 2 ;;
+    *) echo "usage: $0 [--models \"staircase maxmin\"] [--ranks \"512 2048 8192\"] [--time-limit SECONDS] [--out DIR] [--bin CONTEND]" >&2; exit 2 ;;
   esac
 done
 [ -x "$bin" ] || { echo "build contend first (make build)" >&2; exit 1; }

@@ -8,7 +8,9 @@
 # crowded case where each start or end changes the rate of a whole group.
 # Prints wall time, peak memory and messages simulated per second.
 #
-# usage: bench/flowcut_scaling.sh [--ranks "512 2048 8192"] [--time-limit SECONDS] [--out DIR]
+# usage: bench/flowcut_scaling.sh [--ranks "512 2048 8192"] [--time-limit SECONDS] [--out DIR] [--bin CONTEND]
+#   --bin CONTEND: the contend executable to measure (default: build/bin/contend of
+#   this tree), e.g. an older build to compare with
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build/bin/contend"
@@ -20,7 +22,8 @@ while [ $# -gt 0 ]; do
     --ranks) ranks=$2; shift 2 ;;
     --time-limit) limit=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    *) echo "usage: $0 [--ranks \"512 2048 8192\"] [--time-limit SECONDS] [--out DIR]" >&2; exit 2 ;;
+    --bin) bin=$2; shift 2 ;;
+    *) echo "usage: $0 [--ranks \"512 2048 8192\"] [--time-limit SECONDS] [--out DIR] [--bin CONTEND]" >&2; exit 2 ;;
   esac
 done
 [ -x "$bin" ] || { echo "build contend first (make build)" >&2; exit 1; }

@@ -21,18 +21,19 @@
 #include "models/flowcut/flowcut.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/engine/fluid_model.hpp"
 #include "models/flowcut/conflict_graph.hpp"
 #include "models/flowcut/cut_table.hpp"
-#include "models/flowcut/event_queue.hpp"
-#include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
 namespace {
 
+// FluidModel's timers hold each flow's next event: the end of its latency,
+// then its last byte at its current rate (moved whenever its cut changes).
+// The conflict graph is re-evaluated once per instant, in advance_sharing(),
+// after every event of that instant.
 class FlowCutModel final : public FluidModel {
  public:
   FlowCutModel(const ModelContext& c, FlowCutTable table)
@@ -41,56 +42,48 @@ class FlowCutModel final : public FluidModel {
         network_bandwidth_(c.platform.level(Level::InterNode).bandwidth.single()) {}
 
  protected:
+  // Not FluidModel's default start: flowcut clamps the start to its own
+  // clock, times an intra-node message with one timer and sends a zero
+  // latency through a timer too.
   void on_start(TransferId id, double now) override {
-    now = std::max(now, clock_);  // SimGrid's clock may read a rounding error behind ours
-    // Copies: the engine recycles its transfer slots once delivered.
+    now = std::max(now, clock());  // SimGrid's clock may read a rounding error behind ours
     const Transfer& t = sink().transfer(id);
-    const Placement& from = context().mapping[t.src];
-    const Placement& to = context().mapping[t.dst];
+    const double bytes = static_cast<double>(t.bytes);
+    if (t.level != Level::InterNode) {
+      // Linear model of the intra-node level, no conflicts: known at once.
+      deliver_at(id, now + latency(t) + bytes / context().platform.level(t.level).bandwidth.single());
+      return;
+    }
+    // Copies: the engine recycles its transfer slots once delivered.
     if (flows_.size() <= id) flows_.resize(static_cast<std::size_t>(id) + 1);
     Flow& f = flows_[id];
     f = Flow{};
-    f.bytes = static_cast<double>(t.bytes);
-    if (t.level != Level::InterNode) {
-      // Linear model of the intra-node level, no conflicts.
-      const LevelParams& level = context().platform.level(t.level);
-      f.phase = Phase::IntraNode;
-      events_.set(id, now + level.latency + f.bytes / level.bandwidth.single());
-      return;
-    }
-    f.phase = Phase::Latency;
-    f.src_node = from.node;
-    f.dst_node = to.node;
-    events_.set(id, now + route_latency(from.node, to.node));
+    f.bytes = bytes;
+    f.src_node = context().mapping[t.src].node;
+    f.dst_node = context().mapping[t.dst].node;
+    // Through a timer even when the latency is 0: flows starting at one
+    // instant join the conflict graph in id order.
+    wait_latency(id, now + latency(t));
   }
 
-  double next_event() const override { return events_.empty() ? kNever : events_.top().time; }
+  void on_data_start(TransferId id, double at) override {
+    // The latency has passed: data starts moving, in whatever conflict.
+    Flow& f = flows_[id];
+    f.remaining = f.bytes;
+    f.since = at;
+    graph_.add(id, f.src_node, f.dst_node, next_order_++);
+  }
 
-  void advance(double now, std::vector<Completion>& completed) override {
-    clock_ = now;
-    while (!events_.empty() && events_.top().time <= now) {
-      const EventQueue::Event e = events_.top();
-      events_.pop();
-      Flow& f = flows_[e.id];
-      if (f.phase == Phase::Latency) {
-        // The latency has passed: data starts moving, in whatever conflict.
-        f.phase = Phase::Moving;
-        f.remaining = f.bytes;
-        f.since = e.time;
-        graph_.add(e.id, f.src_node, f.dst_node, next_order_++);
-        continue;
-      }
-      if (f.phase == Phase::Moving) graph_.remove(e.id);
-      f.phase = Phase::Done;
-      completed.push_back({e.id, e.time});
-    }
+  void on_delivered(TransferId id, double /*time*/) override {
+    if (graph_.contains(id)) graph_.remove(id);
+  }
+
+  void advance_sharing(double now, std::vector<Completion>& /*completed*/) override {
     for (ConflictGraph::FlowId id : graph_.update()) retime(id, now);
   }
 
  private:
-  enum class Phase : std::uint8_t { Done, IntraNode, Latency, Moving };
   struct Flow {
-    Phase phase = Phase::Done;
     int src_node = 0, dst_node = 0;
     double bytes = 0;
     double remaining = 0;  // bytes still to move at `since`
@@ -105,28 +98,13 @@ class FlowCutModel final : public FluidModel {
     if (f.rate > 0) f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.since));
     f.since = now;
     f.rate = network_bandwidth_ / (1.0 + graph_.cut(id));
-    events_.set(id, now + f.remaining / f.rate);
-  }
-
-  double route_latency(int from, int to) {
-    const auto key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) |
-                     static_cast<std::uint32_t>(to);
-    auto it = latency_.find(key);
-    if (it == latency_.end()) {
-      double latency = 0;
-      context().simgrid.node_route(from, to, &latency);
-      it = latency_.emplace(key, latency).first;
-    }
-    return it->second;
+    deliver_at(id, now + f.remaining / f.rate);
   }
 
   ConflictGraph graph_;
   double network_bandwidth_;
-  std::vector<Flow> flows_;  // by transfer id
-  EventQueue events_;  // each flow's next event: end of its latency, or its last byte
-  std::unordered_map<std::uint64_t, double> latency_;  // route latency by (source, destination) node
+  std::vector<Flow> flows_;  // inter-node flows, by transfer id
   std::uint64_t next_order_ = 0;
-  double clock_ = 0;  // the time of the last advance()
 };
 
 }  // namespace

@@ -27,8 +27,6 @@
 #include <algorithm>
 #include <array>
 #include <memory>
-#include <queue>
-#include <tuple>
 #include <vector>
 
 #include "sim/engine/fluid_model.hpp"
@@ -52,7 +50,10 @@ class LogGopsModel final : public FluidModel {
   }
 
  protected:
-  void on_start(TransferId id, double now) override {
+  // No latency phase: L is in the arrival time, computed at start.
+  double latency(const Transfer& /*t*/) const override { return 0; }
+
+  void on_data_start(TransferId id, double now) override {
     const Transfer& t = sink().transfer(id);
     const LogGopsProtocol& p = protocol(t);
     const double k = static_cast<double>(t.bytes);
@@ -60,14 +61,7 @@ class LogGopsModel final : public FluidModel {
     const double inject = std::max(now, nic);
     nic = inject + p.g + p.G * k;
     const double cpu_done = t.post_time + overheads(t).send(k);
-    arrivals_.push({std::max(cpu_done, nic) + p.L, id});
-  }
-  double next_event() const override { return arrivals_.empty() ? kNever : arrivals_.top().first; }
-  void advance(double now, std::vector<Completion>& done) override {
-    while (!arrivals_.empty() && arrivals_.top().first <= now) {
-      done.push_back({arrivals_.top().second, arrivals_.top().first});
-      arrivals_.pop();
-    }
+    deliver_at(id, std::max(cpu_done, nic) + p.L);
   }
 
  private:
@@ -85,9 +79,6 @@ class LogGopsModel final : public FluidModel {
   LogGopsParameters parameters_;
   std::vector<double> nic_free_;  // per rank: when its NIC may inject again
   mutable std::vector<std::array<const LogGopsOverheads*, 6>> overheads_;  // by datatype id, then level x range
-  // (arrival time, transfer): earliest first, ties by id for determinism.
-  std::priority_queue<std::pair<double, TransferId>, std::vector<std::pair<double, TransferId>>, std::greater<>>
-      arrivals_;
 };
 
 }  // namespace

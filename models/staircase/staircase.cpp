@@ -19,9 +19,6 @@
 //   validation/staircase/.
 #include "models/staircase/staircase.hpp"
 
-#include <map>
-#include <queue>
-
 #include "sim/engine/fluid_model.hpp"
 #include <simgrid/s4u.hpp>
 #include "sim/engine/simgrid_platform.hpp"
@@ -30,47 +27,28 @@ namespace contend {
 namespace {
 namespace sg4 = simgrid::s4u;
 
+// The latency phase is FluidModel's (the route's latency); a message joins
+// the sharing when its data starts moving.
 class StaircaseModel final : public FluidModel {
  public:
   StaircaseModel(const ModelContext& c, StaircaseOptions options)
       : FluidModel(c), sharing_(c.platform, c.mapping, options, make_fabric(c, options)) {}
 
  protected:
-  void on_start(TransferId id, double now) override {
+  void on_data_start(TransferId id, double at) override {
     const Transfer& t = sink().transfer(id);
-    const double ready = now + latency(t);
-    if (ready <= now) {
-      activate(id, now);
-    } else {
-      waiting_.push(Waiting{ready, id});
-    }
+    sharing_.add(id, t.src, t.dst, t.level, static_cast<double>(t.bytes), at, done_);
   }
 
-  double next_event() const override {
-    const double latency_end = waiting_.empty() ? kNever : waiting_.top().time;
-    return std::min(latency_end, sharing_.next_event());
-  }
+  double next_sharing_event() const override { return sharing_.next_event(); }
 
-  void advance(double now, std::vector<Completion>& completed) override {
-    // Latency ends and group events, in time order.
-    while (!waiting_.empty() && waiting_.top().time <= now) {
-      const Waiting w = waiting_.top();
-      waiting_.pop();
-      sharing_.advance(w.time, done_);
-      activate(w.id, w.time);
-    }
+  void advance_sharing(double now, std::vector<Completion>& completed) override {
     sharing_.advance(now, done_);
     for (const auto& d : done_) completed.push_back(Completion{d.id, d.time});
     done_.clear();
   }
 
  private:
-  struct Waiting {
-    double time;
-    TransferId id;
-    bool operator>(const Waiting& o) const { return time > o.time || (time == o.time && id > o.id); }
-  };
-
   static std::unique_ptr<FabricSharing> make_fabric(const ModelContext& c, const StaircaseOptions& options) {
     (void)options;
     if (c.platform.nodes.count < 2 || !fabric_enabled(c.parameters)) return nullptr;
@@ -98,25 +76,9 @@ class StaircaseModel final : public FluidModel {
     return !f.present() || f.as_bool();
   }
 
-  // The level's tau; between nodes, the SimGrid route's latency (tau, the
-  // NICs and the network links), as maxmin sees it.
-  double latency(const Transfer& t) {
-    if (t.level != Level::InterNode) return context().platform.level(t.level).latency;
-    const int a = context().mapping[t.src].node;
-    const int b = context().mapping[t.dst].node;
-    auto [it, inserted] = route_latency_.try_emplace({a, b}, 0.0);
-    if (inserted) context().simgrid.node_route(a, b, &it->second);
-    return it->second;
-  }
-
-  void activate(TransferId id, double at) {
-    const Transfer& t = sink().transfer(id);
-    sharing_.add(id, t.src, t.dst, t.level, static_cast<double>(t.bytes), at, done_);
-  }
-
   StaircaseSharing sharing_;
-  std::priority_queue<Waiting, std::vector<Waiting>, std::greater<>> waiting_;
-  std::map<std::pair<int, int>, double> route_latency_;
+  // Completions found while adding a message or advancing, reported at the
+  // next advance_sharing().
   std::vector<StaircaseSharing::Completion> done_;
 };
 

@@ -173,9 +173,12 @@ void StaircaseSharing::refresh_group(int group, double t) {
 }
 
 void StaircaseSharing::publish(int group) {
-  auto& g = groups_[static_cast<std::size_t>(group)];
-  ++g.version;
-  if (!g.completions.empty()) schedule_.push(Scheduled{g.completions.top_key(), group, g.version});
+  const auto& g = groups_[static_cast<std::size_t>(group)];
+  if (g.completions.empty()) {
+    schedule_.erase(group);
+  } else {
+    schedule_.set(group, g.completions.top().time);
+  }
 }
 
 // ---------------------------------------------------------------- membership and fabric
@@ -309,32 +312,21 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
   after_change(dst, kSocket, now, update_membership(dst, kSocket));
 }
 
-double StaircaseSharing::next_event() const {
-  while (!schedule_.empty()) {
-    const auto& top = schedule_.top();
-    if (groups_[static_cast<std::size_t>(top.group)].version == top.version) return top.time;
-    schedule_.pop();
-  }
-  return kInfinity;
-}
+double StaircaseSharing::next_event() const { return schedule_.empty() ? kInfinity : schedule_.top().time; }
 
 void StaircaseSharing::advance(double now, std::vector<Completion>& done) {
-  while (!schedule_.empty()) {
-    const Scheduled top = schedule_.top();
-    if (groups_[static_cast<std::size_t>(top.group)].version != top.version) {
-      schedule_.pop();
-      continue;
-    }
-    if (top.time > now) break;
-    schedule_.pop();
-    clock_ = std::max(clock_, top.time);
-    process_group_event(top.group, top.time, done);
+  while (!schedule_.empty() && schedule_.top().time <= now) {
+    const double time = schedule_.top().time;
+    const int group = schedule_.top().id;
+    schedule_.pop();  // the event republishes the group
+    clock_ = std::max(clock_, time);
+    process_group_event(group, time, done);
   }
 }
 
 void StaircaseSharing::process_group_event(int group, double t, std::vector<Completion>& done) {
   auto& g = groups_[static_cast<std::size_t>(group)];
-  const int first = g.completions.top_id();
+  const int first = g.completions.top().id;
   const int process = classes_[static_cast<std::size_t>(first)].process;
   const GroupKind kind = g.kind;
   auto& p = processes_[static_cast<std::size_t>(process)];

@@ -17,20 +17,20 @@
 // the fabric (FabricSharing).
 //
 // Cost: each message class (a process's messages on a level) keeps its
-// completion time in its group's heap and is settled lazily. A message
-// event touches only its process's classes, O(log n); only a change in the
-// number n of receivers of a group (which changes every share) touches all
-// of the group's members, and so does a change in the fabric's caps.
+// completion time in its group's heap and is settled lazily; each group
+// keeps its earliest completion in one heap of groups. A message event
+// touches only its process's classes, O(log n); only a change in the number
+// n of receivers of a group (which changes every share) touches all of the
+// group's members, and so does a change in the fabric's caps.
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <queue>
 #include <utility>
 #include <vector>
 
+#include "sim/engine/indexed_heap.hpp"
 #include "sim/engine/transfer.hpp"
 #include "models/staircase/fabric_sharing.hpp"
-#include "models/staircase/indexed_heap.hpp"
 #include "sim/core/mapping.hpp"
 #include "models/staircase/message_class.hpp"
 #include "sim/core/platform.hpp"
@@ -85,17 +85,10 @@ class StaircaseSharing {
     GroupKind kind;
     int node = 0;
     std::vector<int> members;
-    IndexedMinHeap completions;     // class -> time its smallest message completes
+    IndexedHeap<int> completions;  // class -> time its smallest message completes
     // Node groups: per source node A, the sum over members of c_pA / m_p.
     std::vector<std::pair<int, double>> weights;
     std::map<int, std::vector<int>> classes_from;  // node groups: source node -> its classes
-    std::uint64_t version = 0;
-  };
-  struct Scheduled {
-    double time;
-    int group;
-    std::uint64_t version;
-    bool operator>(const Scheduled& o) const { return time > o.time || (time == o.time && group > o.group); }
   };
 
   int group_of(const Process& p, GroupKind kind) const;
@@ -124,8 +117,7 @@ class StaircaseSharing {
   std::vector<int> free_classes_;
   std::vector<Group> groups_;  // socket groups first, then node groups
   int node_group_base_ = 0;
-  // Stale entries (older group versions) are dropped when they reach the top.
-  mutable std::priority_queue<Scheduled, std::vector<Scheduled>, std::greater<>> schedule_;
+  IndexedHeap<int> schedule_;  // group -> its earliest completion, as last published
   double clock_ = 0;
 };
 

@@ -14,15 +14,18 @@ class TauLopModel final : public FluidModel {
       : FluidModel(c), parameters_(std::move(parameters)), transfers_(parameters_, c.platform.nodes.count) {}
 
  protected:
-  void on_start(TransferId id, double now) override {
+  // No latency phase: L is in the message's transfer steps.
+  double latency(const Transfer& /*t*/) const override { return 0; }
+
+  void on_data_start(TransferId id, double now) override {
     const Transfer& t = sink().transfer(id);
     const taulop::TransferModel::Endpoints e{t.src, t.dst, context().mapping[t.src].node, context().mapping[t.dst].node};
     transfers_.start(id, e, static_cast<double>(t.bytes), now);
   }
 
-  double next_event() const override { return transfers_.next_event(); }
+  double next_sharing_event() const override { return transfers_.next_event(); }
 
-  void advance(double now, std::vector<Completion>& completed) override {
+  void advance_sharing(double now, std::vector<Completion>& completed) override {
     done_.clear();
     transfers_.advance(now, done_);
     for (const auto& d : done_) completed.push_back({d.id, d.time});

@@ -70,7 +70,7 @@ void TransferModel::release_step(Id id, double now) {
 }
 
 double TransferModel::next_event() const {
-  return events_.empty() ? std::numeric_limits<double>::infinity() : events_.begin()->first;
+  return events_.empty() ? std::numeric_limits<double>::infinity() : events_.top().time;
 }
 
 void TransferModel::enter_step(Id id, double now) {
@@ -125,16 +125,15 @@ void TransferModel::plan(Id id, double now) {
   f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.since));
   f.since = now;
   f.rate = 1 / slowest;
-  events_.erase({f.event, id});
-  f.event = now + f.remaining / f.rate;
-  events_.insert({f.event, id});
+  events_.set(id, now + f.remaining / f.rate);
 }
 
 void TransferModel::advance(double now, std::vector<Completion>& completed) {
   clock_ = std::max(clock_, now);
-  while (!events_.empty() && events_.begin()->first <= now) {
-    const auto [time, id] = *events_.begin();
-    events_.erase(events_.begin());
+  while (!events_.empty() && events_.top().time <= now) {
+    const double time = events_.top().time;
+    const Id id = events_.top().id;
+    events_.pop();
     Flow& f = flows_[id];
     const Step& done = f.steps[static_cast<std::size_t>(f.step)];
     for (int r : done.resources) {

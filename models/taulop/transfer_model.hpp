@@ -26,12 +26,11 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <set>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "models/taulop/parameters.hpp"
+#include "sim/engine/indexed_heap.hpp"
 
 namespace contend::taulop {
 
@@ -70,7 +69,6 @@ class TransferModel {
     double remaining = 0; // work left in the current step at `since`
     double rate = 1;      // work per second since `since`
     double since = 0;
-    double event = 0;     // planned end of the current step
     std::uint64_t pair = 0;  // (source rank, destination rank)
   };
   // Per pair of processes, which steps a message occupies and who waits for them.
@@ -96,7 +94,7 @@ class TransferModel {
   int nodes_;
   std::vector<Flow> flows_;
   std::vector<std::vector<Id>> members_;  // by channel instance
-  std::set<std::pair<double, Id>> events_;
+  IndexedHeap<Id> events_;  // each flow's end of its current step
   std::unordered_map<std::uint64_t, Lanes> lanes_;
   double clock_ = 0;
 };

@@ -1,5 +1,7 @@
 #include "sim/engine/fluid_model.hpp"
 
+#include <algorithm>
+
 #include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
@@ -22,6 +24,51 @@ void FluidModel::start(TransferId id) {
   }
 }
 
+void FluidModel::on_start(TransferId id, double now) {
+  const double ready = now + latency(sink_.transfer(id));
+  if (ready <= now) {
+    on_data_start(id, now);
+  } else {
+    wait_latency(id, ready);
+  }
+}
+
+double FluidModel::latency(const Transfer& t) const {
+  if (t.level != Level::InterNode) return context_.platform.level(t.level).latency;
+  return route_latency(context_.mapping[t.src].node, context_.mapping[t.dst].node);
+}
+
+double FluidModel::route_latency(int from_node, int to_node) const {
+  const auto key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from_node)) << 32) |
+                   static_cast<std::uint32_t>(to_node);
+  auto [it, inserted] = route_latency_.try_emplace(key, 0.0);
+  if (inserted) context_.simgrid.node_route(from_node, to_node, &it->second);
+  return it->second;
+}
+
+double FluidModel::next_event() const {
+  return std::min(timers_.empty() ? kNever : timers_.top().time, next_sharing_event());
+}
+
+void FluidModel::advance(double now) {
+  clock_ = now;
+  completed_.clear();
+  // Timers first, each at its own time: latency ends join the sharing in id
+  // order among simultaneous ones (a derived model that re-evaluates its
+  // sharing does so once for the instant, in advance_sharing()).
+  while (!timers_.empty() && timers_.top().time <= now) {
+    const auto [time, id, what] = timers_.top();
+    timers_.pop();
+    if (what == kLatencyEnd) {
+      on_data_start(id, time);
+    } else {
+      on_delivered(id, time);
+      completed_.push_back({id, time});
+    }
+  }
+  advance_sharing(now, completed_);
+}
+
 void FluidModel::run_network_actor() {
   std::unique_lock<sg4::Mutex> lock(*mutex_);
   while (true) {
@@ -39,8 +86,7 @@ void FluidModel::run_network_actor() {
       if (status == std::cv_status::no_timeout) continue;  // woken by a start: plan again
     }
     // `next` has come (the clock may read a rounding error either side of it).
-    completed_.clear();
-    advance(next, completed_);
+    advance(next);
     for (const auto& c : completed_) sink_.deliver(c.id, c.time);
   }
 }

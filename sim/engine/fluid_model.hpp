@@ -1,19 +1,33 @@
 #pragma once
 // Base for models that compute transfer rates themselves (staircase, flow
-// cut, tau-Lop, ...). A derived model keeps its own fluid state and answers
-// three questions; this class runs it on SimGrid's clock from one daemon
-// actor and delivers completed transfers to the engine.
+// cut, tau-Lop, LogGOPS). This class owns what they all need and runs it on
+// SimGrid's clock from one daemon actor, delivering completed transfers to
+// the engine; the derived model keeps only its sharing state.
 //
-// The derived model's own timeline is authoritative: completions carry the
-// exact times the model computed, not SimGrid's clock (which only tells the
-// actor when to wake). A start may arrive at a clock value a rounding error
-// before the model's last event; models clamp such times to their own.
+// As in SimGrid's network model with lazy updates (NetworkCm02Model, whose
+// ActionHeap holds each action once, its latency as a phase of the action),
+// every transfer has at most one timer, in one heap:
+//  - a started transfer first waits its latency (latency(): by default its
+//    route's), then its data starts moving (on_data_start());
+//  - a transfer whose arrival time is known (LogGOPS's, flowcut's flows
+//    between two changes of their rate) waits a delivery timer
+//    (deliver_at(), which also moves it).
+// Sharing state beyond per-transfer timers (staircase's groups, tau-Lop's
+// channels, flowcut's conflict graph) answers next_sharing_event() and
+// advance_sharing().
+//
+// The model's own timeline is authoritative: completions carry the exact
+// times the model computed, not SimGrid's clock (which only tells the actor
+// when to wake). A start may arrive at a clock value a rounding error before
+// the model's last event; models clamp such times to their own (clock()).
 #include <simgrid/s4u.hpp>
 
+#include <cstdint>
 #include <limits>
-#include <utility>
+#include <unordered_map>
 #include <vector>
 
+#include "sim/engine/indexed_heap.hpp"
 #include "sim/engine/model.hpp"
 
 namespace contend {
@@ -31,19 +45,49 @@ class FluidModel : public CommunicationModel {
   };
   static constexpr double kNever = std::numeric_limits<double>::infinity();
 
-  // Transfer `id` starts moving at `now` (its data: sink().transfer(id)).
-  virtual void on_start(TransferId id, double now) = 0;
-  // The earliest time at which the model's state changes by itself (a
-  // completion, the end of a latency phase, ...), kNever if none.
-  virtual double next_event() const = 0;
-  // Brings the model to time `now` (the time next_event() returned) and
-  // appends every transfer completed at or before it, with its exact time.
-  virtual void advance(double now, std::vector<Completion>& completed) = 0;
+  // The engine hands transfer `id` over at `now` (SimGrid's clock). By
+  // default its latency phase begins: its data starts moving at
+  // now + latency(), at once when that is not later than now (no latency, or
+  // one lost in now's rounding; SimGrid starts such an action at once too).
+  virtual void on_start(TransferId id, double now);
+  // How long `t` waits before its data moves: within a node its level's tau;
+  // between nodes the SimGrid route's latency (tau, the NICs and the network
+  // links), as maxmin sees it.
+  virtual double latency(const Transfer& t) const;
+  // The data of `id` starts moving at `at` (its latency is over).
+  virtual void on_data_start(TransferId id, double at) = 0;
+  // The earliest time at which the sharing state changes by itself (a
+  // completion, a change of rates), kNever if none.
+  virtual double next_sharing_event() const { return kNever; }
+  // Brings the sharing state to `now`, once the timers due by `now` have
+  // fired, and appends every transfer it completed at or before `now`, with
+  // its exact time.
+  virtual void advance_sharing(double /*now*/, std::vector<Completion>& /*completed*/) {}
+  // The delivery timer of `id` fired at `time`: it is complete.
+  virtual void on_delivered(TransferId /*id*/, double /*time*/) {}
+
+  // The data of `id` starts moving at `ready` (> now; or = now, to start it
+  // in id order with the other timers of this instant).
+  void wait_latency(TransferId id, double ready) { timers_.set(id, ready, kLatencyEnd); }
+  // `id` arrives at `time`: plans its delivery, or moves it.
+  void deliver_at(TransferId id, double time) { timers_.set(id, time, kDelivery); }
+  // The latency of SimGrid's route between two nodes, looked up once per pair.
+  double route_latency(int from_node, int to_node) const;
+  // The time of the model's last event (SimGrid's clock may read a rounding
+  // error behind it when a start arrives).
+  double clock() const { return clock_; }
 
   TransferSink& sink() { return sink_; }
   const ModelContext& context() const { return context_; }
 
  private:
+  // What a timer's end means, kept as its tag in timers_.
+  static constexpr std::uint8_t kLatencyEnd = 0, kDelivery = 1;
+
+  double next_event() const;
+  // Fires every timer due by `now`, in (time, id) order, then brings the
+  // sharing state to `now`; collects the completions in completed_.
+  void advance(double now);
   void run_network_actor();
 
   ModelContext context_;
@@ -55,6 +99,9 @@ class FluidModel : public CommunicationModel {
   // makes an earlier event: most starts (a million at t = 0 in a large
   // pattern) cost no context switch.
   double planned_wakeup_ = -kNever;
+  double clock_ = 0;
+  IndexedHeap<TransferId> timers_;  // each transfer's end of latency or delivery
+  mutable std::unordered_map<std::uint64_t, double> route_latency_;  // by (source node, destination node)
   std::vector<Completion> completed_;
 };
 

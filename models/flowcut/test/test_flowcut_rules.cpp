@@ -5,12 +5,10 @@
 
 #include <map>
 #include <random>
-#include <set>
 #include <tuple>
 
 #include "models/flowcut/conflict_graph.hpp"
 #include "models/flowcut/cut_table.hpp"
-#include "models/flowcut/event_queue.hpp"
 #include "sim/core/error.hpp"
 
 using namespace contend;
@@ -201,44 +199,6 @@ BOOST_AUTO_TEST_CASE(incremental_updates_match_a_fresh_evaluation) {
     }
   }
   BOOST_TEST(seen.size() == 6u);  // every kind of conflict was exercised
-}
-
-BOOST_AUTO_TEST_CASE(event_queue_matches_a_sorted_set) {
-  // Property: random inserts, moves, erases and pops keep the queue's top
-  // equal to the smallest (time, id) of a std::set holding the same events.
-  std::mt19937 rng(7);
-  EventQueue q;
-  std::set<std::pair<double, EventQueue::Id>> ref;
-  std::map<EventQueue::Id, double> time_of;
-  for (int step = 0; step < 20000; ++step) {
-    const auto id = static_cast<EventQueue::Id>(rng() % 64);
-    const double t = static_cast<double>(rng() % 1000);  // ties happen
-    switch (rng() % 4) {
-      case 0:
-      case 1:
-        if (time_of.count(id)) ref.erase({time_of[id], id});
-        q.set(id, t);
-        ref.insert({t, id});
-        time_of[id] = t;
-        break;
-      case 2:
-        q.erase(id);
-        if (time_of.count(id)) ref.erase({time_of[id], id});
-        time_of.erase(id);
-        break;
-      default:
-        if (!ref.empty()) {
-          time_of.erase(q.top().id);
-          q.pop();
-          ref.erase(ref.begin());
-        }
-    }
-    BOOST_TEST_REQUIRE(q.size() == ref.size());
-    if (!ref.empty()) {
-      BOOST_TEST_REQUIRE(q.top().time == ref.begin()->first);
-      BOOST_TEST_REQUIRE(q.top().id == ref.begin()->second);
-    }
-  }
 }
 
 BOOST_AUTO_TEST_CASE(table_reads_fractions_and_sequences) {

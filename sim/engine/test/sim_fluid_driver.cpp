@@ -1,10 +1,9 @@
 // The FluidModel driver: a model that computes its own completion times is
 // run on SimGrid's clock and its completions delivered at the exact times it
 // computed. Exercised with a test double where every transfer takes
-// 1 us + bytes / 1 GB/s, whatever else is moving.
+// 1 us + bytes / 1 GB/s, whatever else is moving: a 1 us latency phase, then
+// a delivery timer.
 #include <boost/test/unit_test.hpp>
-
-#include <queue>
 
 #include "sim/engine/fluid_model.hpp"
 #include "sim/engine/mpi.hpp"
@@ -23,24 +22,11 @@ class IndependentTransfers final : public FluidModel {
   explicit IndependentTransfers(const ModelContext& c) : FluidModel(c) {}
 
  protected:
-  void on_start(TransferId id, double now) override {
-    pending_.push({now + 1e-6 + static_cast<double>(sink().transfer(id).bytes) / 1e9, id});
+  // FluidModel's latency phase, then a delivery at a known time.
+  double latency(const Transfer&) const override { return 1e-6; }
+  void on_data_start(TransferId id, double at) override {
+    deliver_at(id, at + static_cast<double>(sink().transfer(id).bytes) / 1e9);
   }
-  double next_event() const override { return pending_.empty() ? kNever : pending_.top().time; }
-  void advance(double now, std::vector<Completion>& completed) override {
-    while (!pending_.empty() && pending_.top().time <= now) {
-      completed.push_back({pending_.top().id, pending_.top().time});
-      pending_.pop();
-    }
-  }
-
- private:
-  struct Entry {
-    double time;
-    TransferId id;
-    bool operator>(const Entry& o) const { return time > o.time || (time == o.time && id > o.id); }
-  };
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> pending_;
 };
 
 ModelRegistry test_registry() {

@@ -3,8 +3,6 @@
 // how a model's CPU overheads occupy the ranks.
 #include <boost/test/unit_test.hpp>
 
-#include <queue>
-
 #include "sim/engine/fluid_model.hpp"
 #include "sim/engine/mpi.hpp"
 #include "sim/engine/simulation.hpp"
@@ -139,19 +137,11 @@ class CostlyMessages final : public FluidModel {
   }
 
  protected:
-  void on_start(TransferId id, double now) override { pending_.push({now + 1e-4, id}); }
-  double next_event() const override { return pending_.empty() ? kNever : pending_.top().first; }
-  void advance(double now, std::vector<Completion>& done) override {
-    while (!pending_.empty() && pending_.top().first <= now) {
-      done.push_back({pending_.top().second, pending_.top().first});
-      pending_.pop();
-    }
-  }
+  double latency(const Transfer&) const override { return 0; }
+  void on_data_start(TransferId id, double at) override { deliver_at(id, at + 1e-4); }
 
  private:
   const Datatype& sink_datatype(const Transfer& t) const { return context().sink.datatype(t.datatype); }
-  std::priority_queue<std::pair<double, TransferId>, std::vector<std::pair<double, TransferId>>, std::greater<>>
-      pending_;
 };
 
 Results run_costly(Workload& w) {
