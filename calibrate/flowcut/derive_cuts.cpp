@@ -6,13 +6,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "calibrate/flowcut/fit/cut_fit.hpp"
 #include "sim/core/platform.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/yaml_field.hpp"
 
@@ -20,14 +18,6 @@ using namespace contend;
 using namespace contend::calibrate;
 
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void write_cuts_csv(const std::string& path, const Calibration& c) {
   write_file_atomically(path, [&](std::ostream& out) {

@@ -13,7 +13,7 @@
 #include "calibrate/netgauge/fit/netgauge_fit.hpp"
 #include "sim/core/platform.hpp"
 #include "models/registry.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"

@@ -12,7 +12,7 @@
 #include "sim/cli/commands.hpp"
 #include "calibrate/multipair/fit/multipair_fit.hpp"
 #include "calibrate/multipair/fit/platform_update.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 

@@ -14,7 +14,7 @@
 #include "models/registry.hpp"
 #include "calibrate/taulop/fit/taulop_fit.hpp"
 #include "calibrate/taulop/fit/taulop_section.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/yaml_field.hpp"

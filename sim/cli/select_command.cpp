@@ -23,7 +23,7 @@
 #include "sim/engine/child_process.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/workload/collective_workload.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
