@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Conflict calibration of the flowcut model (Martinasso & Mehaut RR-5910,
 # Sec. 6.1): runs flowcut_bench over six ranks, one per node, then
-# flowcut-derive, which writes the flow-cut table into a platform file.
+# contend fit-flowcut, which writes the flow-cut table into a platform file.
 #
 # usage: calibrate/flowcut/calibrate.sh --platform IN.yaml [--output OUT.yaml]
 #          [--raw RAW.csv] [--cuts CUTS.csv] [--bytes N] [--repetitions R]
@@ -41,7 +41,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$platform" ] || { echo "calibrate.sh: --platform is required" >&2; usage; }
 [ -n "$output" ] || output=$platform
-for tool in flowcut_bench flowcut-derive; do
+for tool in flowcut_bench contend; do
   [ -x "$bin/$tool" ] || { echo "calibrate.sh: $bin/$tool not found (build first, or give --bin)" >&2; exit 1; }
 done
 
@@ -62,6 +62,6 @@ fi
 
 echo "calibrate.sh: ${launch[*]} ${extra[*]} $bin/flowcut_bench --bytes $bytes --repetitions $repetitions --output $raw"
 "${launch[@]}" "${extra[@]}" "$bin/flowcut_bench" --bytes "$bytes" --repetitions "$repetitions" --output "$raw"
-derive=("$bin/flowcut-derive" "$raw" --platform "$platform" --output "$output")
-[ -n "$cuts" ] && derive+=(--cuts "$cuts")
-"${derive[@]}"
+fit=("$bin/contend" fit-flowcut "$raw" --platform "$platform" --output "$output")
+[ -n "$cuts" ] && fit+=(--cuts "$cuts")
+"${fit[@]}"

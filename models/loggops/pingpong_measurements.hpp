@@ -11,7 +11,8 @@
 
 namespace contend {
 
-// Median round trip per size for `datatype` (Datatype::name()); errors name file:line:col.
+// Median round trip per size for `datatype` (Datatype::name()); read with
+// sim/core/csv, errors name file:line:col.
 std::map<std::uint64_t, double> read_pingpong_medians(const std::string& path, const std::string& datatype);
 
 }  // namespace contend

@@ -12,7 +12,7 @@
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 #include "models/registry.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 
 namespace contend::cli {

@@ -20,6 +20,7 @@ Action add_fit_loggops_command(CLI::App& app);
 Action add_pingpong_command(CLI::App& app);
 Action add_progress_command(CLI::App& app);
 Action add_fit_taulop_command(CLI::App& app);
+Action add_fit_flowcut_command(CLI::App& app);
 Action add_select_command(CLI::App& app);
 Action add_convert_trace_command(CLI::App& app);
 

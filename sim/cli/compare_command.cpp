@@ -2,74 +2,27 @@
 // total relative error of Thune et al.'s eq. (11).
 #include <fmt/format.h>
 
-#include <charconv>
+#include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 
 #include "sim/cli/commands.hpp"
+#include "sim/core/csv.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 
 namespace contend::cli {
 namespace {
 
-// rank -> time from a CSV with a header naming `rank` and one of `columns`.
+// rank -> time from a CSV with the columns `rank` and the first of `columns` it has.
 std::map<int, double> read_times(const std::string& path, const std::vector<std::string>& columns) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open '" + path + "'");
-  std::string line;
-  int line_no = 0;
-  std::vector<std::string> header;
-  std::size_t rank_col = 0, time_col = 0;
+  const CsvFile csv = CsvFile::read(path, CsvColumns{.required = {"rank"}});
+  const auto time = std::find_if(columns.begin(), columns.end(), [&](const auto& c) { return csv.has_column(c); });
+  if (time == columns.end()) throw Error(csv.header_where(), "missing column '" + join(columns, "' or '") + "'");
   std::map<int, double> out;
-  auto split = [](const std::string& s) {
-    std::vector<std::string> f;
-    std::size_t start = 0;
-    while (true) {
-      const auto comma = s.find(',', start);
-      f.emplace_back(trim(std::string_view(s).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-    return f;
-  };
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (trim(line).empty()) continue;
-    const auto fields = split(line);
-    if (header.empty()) {
-      header = fields;
-      auto find = [&](const std::string& name) { return std::find(header.begin(), header.end(), name); };
-      if (find("rank") == header.end()) throw Error(SourceLocation{path, line_no, 1}, "expected a header with a 'rank' column");
-      rank_col = static_cast<std::size_t>(find("rank") - header.begin());
-      auto t = header.end();
-      for (const auto& c : columns) {
-        if (t == header.end()) t = find(c);
-      }
-      if (t == header.end()) {
-        throw Error(SourceLocation{path, line_no, 1}, "expected a header with a '" + join(columns, "' or '") + "' column");
-      }
-      time_col = static_cast<std::size_t>(t - header.begin());
-      continue;
-    }
-    if (fields.size() != header.size()) {
-      throw Error(SourceLocation{path, line_no, 1}, "expected " + std::to_string(header.size()) + " fields, got " +
-                                                        std::to_string(fields.size()));
-    }
-    int rank = -1;
-    double time = -1;
-    const auto& r = fields[rank_col];
-    const auto& t = fields[time_col];
-    const auto rank_end = std::from_chars(r.data(), r.data() + r.size(), rank);
-    const auto time_end = std::from_chars(t.data(), t.data() + t.size(), time);
-    if (rank_end.ec != std::errc{} || rank_end.ptr != r.data() + r.size() || rank < 0 || time_end.ec != std::errc{} ||
-        time_end.ptr != t.data() + t.size() || !std::isfinite(time) || time < 0) {
-      throw Error(SourceLocation{path, line_no, 1}, "expected a rank (integer >= 0) and a time (seconds >= 0)");
-    }
-    if (!out.emplace(rank, time).second) {
-      throw Error(SourceLocation{path, line_no, 1}, "rank " + std::to_string(rank) + " appears twice");
-    }
+  for (const auto& row : csv.rows()) {
+    const int rank = row.at_least<int>("rank", 0);
+    if (!out.emplace(rank, row.seconds(*time)).second) row.fail("rank", "rank " + std::to_string(rank) + " appears twice");
   }
   if (out.empty()) throw Error(path + ": no rank in the file");
   return out;

@@ -3,18 +3,15 @@
 // datatype, and writes them into a platform file's models.loggops.<level>.
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
-#include "sim/cli/commands.hpp"
 #include "calibrate/netgauge/fit/loggops_platform_update.hpp"
 #include "calibrate/netgauge/fit/netgauge_fit.hpp"
-#include "sim/core/platform.hpp"
 #include "models/registry.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/cli/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
+#include "sim/core/platform.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
 #include "sim/core/yaml_field.hpp"
@@ -43,14 +40,6 @@ Level parse_level_option(const std::string& text) {
   throw Error("--level: unknown level '" + text + "'" + did_you_mean(text, names) + "; expected " + join(names));
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // --switch auto | none | platform | SIZE ("platform": the level's eager_threshold).
 calibrate::SwitchChoice parse_switch(const FitOptions& o, Level level) {
   calibrate::SwitchChoice c;
@@ -73,24 +62,14 @@ calibrate::SwitchChoice parse_switch(const FitOptions& o, Level level) {
   return c;
 }
 
-// Whether models.loggops already covers every level but `level` (a 'default' or their own sections).
-bool covers_other_levels(const Platform& platform, Level level) {
-  const YamlField loggops = platform.models.child("loggops");
-  if (loggops.child("default").present()) return true;
-  for (Level l : kAllLevels) {
-    if (l != level && !loggops.child(level_name(l)).present()) return false;
-  }
-  return true;
-}
-
 void print_range(const char* name, const calibrate::ProtocolFit& r) {
   fmt::print("{} ({} contiguous sizes, {} .. {} B): L {}  g {}  G {}/B{}\n", name, r.sizes, r.first_bytes, r.last_bytes,
-             calibrate::format_seconds(r.L), calibrate::format_seconds(r.gap.intercept),
-             calibrate::format_seconds(r.gap.slope), r.L_clamped ? "  (L: negative residual, set to 0)" : "");
+             units::format_duration(r.L), units::format_duration(r.gap.intercept), units::format_duration(r.gap.slope),
+             r.L_clamped ? "  (L: negative residual, set to 0)" : "");
   for (const auto& [datatype, o] : r.datatypes) {
     fmt::print("  {:<22} o_s {:>10} O_s {:>12}/B  o_r {:>10} O_r {:>12}/B{}\n", datatype,
-               calibrate::format_seconds(o.send.intercept), calibrate::format_seconds(o.send.slope),
-               calibrate::format_seconds(o.receive.intercept), calibrate::format_seconds(o.receive.slope),
+               units::format_duration(o.send.intercept), units::format_duration(o.send.slope),
+               units::format_duration(o.receive.intercept), units::format_duration(o.receive.slope),
                o.borrowed ? "  (not measured here: other range's)" : "");
   }
 }
@@ -102,36 +81,9 @@ void print_fit(const calibrate::LogGopsFit& fit) {
   }
   fmt::print("changepoints of PRTT(1,0,s): {}\n", changes.empty() ? "none" : join(changes));
   fmt::print("protocol switch: {}\n", fit.switch_bytes ? std::to_string(*fit.switch_bytes) + " B (first rendezvous size)" : "none");
-  fmt::print("Netgauge's L = PRTT(1,0,s_min)/2: {}\n", calibrate::format_seconds(fit.netgauge_L));
+  fmt::print("Netgauge's L = PRTT(1,0,s_min)/2: {}\n", units::format_duration(fit.netgauge_L));
   print_range("eager", fit.eager);
   if (fit.switch_bytes) print_range("rendezvous", fit.rendezvous);
-}
-
-void write_fits_csv(std::ostream& out, const calibrate::LogGopsFit& fit) {
-  out << "range,first_bytes,last_bytes,datatype,L,g,G,o_s,O_s,o_r,O_r,switch_bytes,netgauge_L\n";
-  const std::string sw = fit.switch_bytes ? std::to_string(*fit.switch_bytes) : "";
-  for (const auto& [name, r] : {std::pair{"eager", &fit.eager}, std::pair{"rendezvous", &fit.rendezvous}}) {
-    for (const auto& [datatype, o] : r->datatypes) {
-      out << fmt::format("{},{},{},\"{}\",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{},{:.9g}\n", name, r->first_bytes,
-                         r->last_bytes, datatype, r->L, r->gap.intercept, r->gap.slope, o.send.intercept, o.send.slope,
-                         o.receive.intercept, o.receive.slope, sw, fit.netgauge_L);
-    }
-  }
-}
-
-void write_sizes_csv(std::ostream& out, const std::map<std::string, std::vector<calibrate::SizeEstimate>>& estimates,
-                     const calibrate::LogGopsFit& fit) {
-  out << "datatype,bytes,range,n,delay,prtt1,prttn,prttnd,gap,o_s_hat,o_r_hat,pingpong,pingpong_median,model\n";
-  for (const auto& [datatype, sizes] : estimates) {
-    for (const auto& s : sizes) {
-      const bool eager = !fit.switch_bytes || s.bytes < *fit.switch_bytes;
-      const auto& range = eager ? fit.eager : fit.rendezvous;
-      out << fmt::format("\"{}\",{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", datatype,
-                         s.bytes, eager ? "eager" : "rendezvous", s.n, s.delay, s.prtt1, s.prttn, s.prttnd, s.gap(),
-                         s.send_overhead(), s.receive_overhead(), s.pingpong, s.pingpong_median,
-                         calibrate::model_round_trip(range, datatype, static_cast<double>(s.bytes)));
-    }
-  }
 }
 
 int run_fit(const FitOptions& o) {
@@ -139,25 +91,18 @@ int run_fit(const FitOptions& o) {
   if (!o.section.empty() && o.section != "default" && o.section != o.level) {
     throw Error("--section: expected 'default' or the level '" + o.level + "', got '" + o.section + "'");
   }
-  std::vector<calibrate::NetgaugeSample> samples;
-  std::vector<std::string> names;
-  for (const auto& path : o.raw) {
-    auto more = calibrate::read_netgauge_csv(path);
-    samples.insert(samples.end(), more.begin(), more.end());
-    names.push_back(std::filesystem::path(path).filename().string());
-  }
   const auto estimates = calibrate::estimate_sizes(
-      samples, o.statistic == "min" ? calibrate::Statistic::Minimum : calibrate::Statistic::Median);
+      calibrate::read_netgauge_csvs(o.raw), o.statistic == "min" ? calibrate::Statistic::Minimum : calibrate::Statistic::Median);
   const auto fit = calibrate::fit_loggops(estimates, parse_switch(o, level));
   print_fit(fit);
-  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { write_fits_csv(out, fit); });
-  if (!o.sizes.empty()) write_file_atomically(o.sizes, [&](std::ostream& out) { write_sizes_csv(out, estimates, fit); });
+  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::fits_csv(fit); });
+  if (!o.sizes.empty()) write_file_atomically(o.sizes, [&](std::ostream& out) { out << calibrate::sizes_csv(estimates, fit); });
   if (o.platform.empty()) return 0;
-  calibrate::LoggopsUpdate update{level, join(names), o.switch_choice != "platform", o.section};
+  calibrate::LoggopsUpdate update{level, file_names(o.raw), o.switch_choice != "platform", o.section};
   const std::string original = read_text(o.platform);
   const Platform before = parse_platform(YamlField::load_string(original, o.platform));
-  if (o.section.empty() && !covers_other_levels(before, level)) {
-    update.section = "default";  // the loggops model needs every level covered
+  if (o.section.empty() && !calibrate::covers_other_levels(before, level)) {
+    update.section = "default";
     fmt::print("models.loggops has no 'default' and not every other level: writing the fit as 'default'\n");
   }
   const std::uint64_t threshold = before.level(level).eager_threshold;

@@ -2,19 +2,14 @@
 // (calibrate/multipair) and writes tau and BW_MP(N) into a platform file.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
-#include "sim/cli/commands.hpp"
 #include "calibrate/multipair/fit/multipair_fit.hpp"
 #include "calibrate/multipair/fit/platform_update.hpp"
-#include "sim/core/atomic_file.hpp"
-#include "sim/core/error.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/text.hpp"
+#include "sim/core/units.hpp"
 
 namespace contend::cli {
 namespace {
@@ -26,58 +21,25 @@ struct FitOptions {
   bool dry_run = false;
 };
 
-std::string signed_duration(double s) { return (s < 0 ? "-" : "") + calibrate::format_duration(std::abs(s)); }
-
 void print_fits(const std::map<Level, calibrate::LevelFit>& fits) {
   for (const auto& [level, fit] : fits) {
-    fmt::print("{}: tau {} (intercept at N = {}{})\n", level_name(level), calibrate::format_duration(fit.tau), fit.tau_n,
+    fmt::print("{}: tau {} (intercept at N = {}{})\n", level_name(level), units::format_duration(fit.tau), fit.tau_n,
                fit.tau_clamped ? ", negative: set to 0" : "");
     fmt::print("  {:>4} {:>4} {:>4} {:>6} {:>14} {:>12} {:>9}\n", "N", "P", "dir", "sizes", "BW_MP(N)", "intercept", "R^2");
     for (const auto& f : fit.by_n) {
       fmt::print("  {:>4} {:>4} {:>4} {:>6} {:>14} {:>12} {:>9.6f}\n", f.n, f.ranks, f.direction, f.points.size(),
-                 calibrate::format_bandwidth(f.bandwidth), signed_duration(f.intercept),
-                 f.r_squared);
+                 units::format_bandwidth(f.bandwidth), units::format_duration(f.intercept), f.r_squared);
     }
   }
-}
-
-void write_fits_csv(std::ostream& out, const std::map<Level, calibrate::LevelFit>& fits) {
-  out << "level,N,P,direction,sizes,intercept,slope,bandwidth,r_squared,tau\n";
-  for (const auto& [level, fit] : fits) {
-    for (const auto& f : fit.by_n) {
-      out << fmt::format("{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9f},{:.9g}\n", level_name(level), f.n, f.ranks, f.direction,
-                         f.points.size(), f.intercept, f.slope, f.bandwidth, f.r_squared, fit.tau);
-    }
-  }
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 int run_fit(const FitOptions& o) {
-  std::vector<calibrate::MultipairSample> samples;
-  std::map<Level, std::vector<std::string>> files_by_level;
-  for (const auto& path : o.raw) {
-    auto more = calibrate::read_multipair_csv(path);
-    for (Level level : kAllLevels) {
-      if (std::any_of(more.begin(), more.end(), [&](const auto& s) { return s.level == level; })) {
-        files_by_level[level].push_back(std::filesystem::path(path).filename().string());
-      }
-    }
-    samples.insert(samples.end(), more.begin(), more.end());
-  }
-  std::map<Level, std::string> sources;
-  for (const auto& [level, files] : files_by_level) sources[level] = join(files);
-  const auto fits = calibrate::fit_multipair(samples);
+  const auto data = calibrate::read_multipair_csvs(o.raw);
+  const auto fits = calibrate::fit_multipair(data.samples);
   print_fits(fits);
-  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { write_fits_csv(out, fits); });
+  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::fits_csv(fits); });
   if (o.platform.empty()) return 0;
-  const std::string updated = calibrate::update_platform_levels(read_text(o.platform), o.platform, fits, sources);
+  const std::string updated = calibrate::update_platform_levels(read_text(o.platform), o.platform, fits, data.sources);
   if (o.dry_run) {
     std::cout << updated;
     return 0;

@@ -3,20 +3,15 @@
 // writes them into a platform file's models.taulop section.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
-#include "sim/cli/commands.hpp"
-#include "sim/core/platform.hpp"
-#include "models/registry.hpp"
 #include "calibrate/taulop/fit/taulop_fit.hpp"
 #include "calibrate/taulop/fit/taulop_section.hpp"
-#include "sim/core/atomic_file.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/text.hpp"
+#include "models/registry.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/file_io.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/units.hpp"
 #include "sim/core/yaml_field.hpp"
 
 namespace contend::cli {
@@ -33,9 +28,8 @@ struct FitOptions {
   bool dry_run = false;
 };
 
-std::string us(double seconds) { return fmt::format("{:.4g}", seconds * 1e6); }
-
 void print_calibration(const calibrate::TaulopCalibration& c) {
+  using units::in_microseconds;
   const auto& nbft = c.nbft;
   fmt::print("segment m_s = {} B\n", c.segment);
   for (int channel = 0; channel < 2; ++channel) {
@@ -43,7 +37,7 @@ void print_calibration(const calibrate::TaulopCalibration& c) {
     const auto& gamma = channel == 0 ? nbft.parameters.gamma_shared : nbft.parameters.gamma_network;
     if (times.empty()) continue;
     fmt::print("NBFT {} (eq. 14):", channel == 0 ? "shared memory, gamma^0" : "network, gamma^1");
-    for (const auto& [p, t] : times) fmt::print("  P={}: {} us -> {:.4g}", p, us(t), gamma.at(p));
+    for (const auto& [p, t] : times) fmt::print("  P={}: {} us -> {:.4g}", p, in_microseconds(t), gamma.at(p));
     fmt::print("\n");
   }
   fmt::print("Q(m_s) = {:.4g} (eq. 15)\n", nbft.parameters.q);
@@ -51,57 +45,27 @@ void print_calibration(const calibrate::TaulopCalibration& c) {
   fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>8} {:>8}\n", "algorithm", "o0 us", "o1 us", "L0 us", "L1 us",
              "T0p2p us", "T1p2p us", "eqs", "T1 by", "med err", "max err");
   for (const auto& f : c.algorithms) {
-    std::vector<double> errors;
-    for (const auto& eq : f.equations) errors.push_back(std::abs(eq.predicted - eq.measured) / eq.measured);
-    std::sort(errors.begin(), errors.end());
-    const double worst = errors.back(), middle = errors[errors.size() / 2];
-    fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>7.1f}% {:>7.1f}%\n", calibrate::bcast_algorithm_info(f.algorithm).name,
-               us(f.o0), us(f.o1), us(f.l0), us(f.l1), us(f.t0), us(f.t1), f.equations.size(), f.t1_from_q ? "Q" : "fit", 100 * middle, 100 * worst);
+    const auto errors = calibrate::fit_errors(f);
+    fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>7.1f}% {:>7.1f}%\n",
+               calibrate::bcast_algorithm_info(f.algorithm).name, in_microseconds(f.o0), in_microseconds(f.o1),
+               in_microseconds(f.l0), in_microseconds(f.l1), in_microseconds(f.t0), in_microseconds(f.t1), f.equations.size(),
+               f.t1_from_q ? "Q" : "fit", 100 * errors.median, 100 * errors.largest);
   }
-}
-
-void write_fits_csv(std::ostream& out, const calibrate::TaulopCalibration& c) {
-  out << "algorithm,P,size,samples,lambda_o0,lambda_o1,lambda_L0,lambda_L1,measured,predicted,weight,o0,o1,L0,L1\n";
-  for (const auto& f : c.algorithms) {
-    for (const auto& eq : f.equations) {
-      out << fmt::format("{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6f},{:.9g},{:.9g},{:.9g},{:.9g}\n",
-                         calibrate::bcast_algorithm_info(f.algorithm).name, eq.procs, eq.size, eq.samples, eq.lambda[0], eq.lambda[1],
-                         eq.lambda[2], eq.lambda[3], eq.measured, eq.predicted, eq.weight, f.o0, f.o1, f.l0, f.l1);
-    }
-  }
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 int run_fit(const FitOptions& o) {
-  std::vector<calibrate::TaulopSample> samples;
-  std::vector<std::string> names;
-  for (const auto& path : o.raw) {
-    auto more = calibrate::read_taulop_csv(path);
-    samples.insert(samples.end(), more.begin(), more.end());
-    names.push_back(std::filesystem::path(path).filename().string());
-  }
   calibrate::TaulopFitOptions options;
   options.q = o.q;
   options.literal_eq18 = o.literal_eq18;
   options.relative = o.relative;
-  const auto c = calibrate::fit_taulop(samples, options);
+  const auto c = calibrate::fit_taulop(calibrate::read_taulop_csvs(o.raw), options);
   print_calibration(c);
-  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { write_fits_csv(out, c); });
+  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::fits_csv(c); });
   if (o.platform.empty()) return 0;
 
-  const std::string before = read_text(o.platform);
-  const Platform old = parse_platform(YamlField::load_string(before, o.platform));
-  const std::string source = "contend fit-taulop from " + join(names) + (o.literal_eq18 ? ", eq. 18 as printed" : "") +
+  const std::string source = "contend fit-taulop from " + file_names(o.raw) + (o.literal_eq18 ? ", eq. 18 as printed" : "") +
                              (o.relative ? ", relative residuals" : "");
-  const std::string updated =
-      calibrate::replace_model_section(before, "taulop", calibrate::taulop_section(c, old.model_section("taulop"), source));
+  const std::string updated = calibrate::update_platform_taulop(read_text(o.platform), o.platform, c, source);
   // The new file must be a valid platform whose model sections all validate before it replaces anything.
   all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
   if (o.dry_run) {

@@ -5,7 +5,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/core/pattern.hpp"
 #include "traces/generate/halo_mesh.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 
 namespace contend::cli {
 namespace {

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
   actions["pingpong"] = contend::cli::add_pingpong_command(app);
   actions["progress"] = contend::cli::add_progress_command(app);
   actions["fit-taulop"] = contend::cli::add_fit_taulop_command(app);
+  actions["fit-flowcut"] = contend::cli::add_fit_flowcut_command(app);
   actions["select"] = contend::cli::add_select_command(app);
   actions["convert-trace"] = contend::cli::add_convert_trace_command(app);
 

@@ -15,8 +15,8 @@
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 #include "models/registry.hpp"
+#include "sim/core/size_list.hpp"
 #include "sim/core/text.hpp"
-#include "sim/core/units.hpp"
 #include "sim/workload/pingpong_workload.hpp"
 
 namespace contend::cli {
@@ -26,38 +26,6 @@ struct PingPongOptions {
   std::string platform, model = "loggops", sizes = "1:16M", datatype = "contiguous", mapping = "block", progress;
   std::string measured;
 };
-
-constexpr const char* kSizesHelp = "sizes: A:B (powers of two from A to B), or a comma list of sizes and ranges";
-
-std::uint64_t size_or_fail(std::string_view text) {
-  const auto v = units::parse_size(text);
-  if (!v || *v == 0) {
-    throw Error(fmt::format("--sizes: expected {} (each size {}, at least 1), got '{}'", kSizesHelp,
-                            units::kSizeHelp, text));
-  }
-  return *v;
-}
-
-// "1:16M" -> 1, 2, 4, ..., 16M; "1:1K,3000" adds 3000.
-std::vector<std::uint64_t> parse_sizes(std::string_view text) {
-  std::vector<std::uint64_t> sizes;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const auto comma = text.find(',', begin);
-    const auto item = text.substr(begin, comma == std::string_view::npos ? std::string_view::npos : comma - begin);
-    if (const auto colon = item.find(':'); colon != std::string_view::npos) {
-      const auto low = size_or_fail(item.substr(0, colon));
-      const auto high = size_or_fail(item.substr(colon + 1));
-      if (low > high) throw Error(fmt::format("--sizes: range '{}' ends before it begins", item));
-      for (std::uint64_t k = low; k <= high && k >= low; k *= 2) sizes.push_back(k);
-    } else {
-      sizes.push_back(size_or_fail(item));
-    }
-    if (comma == std::string_view::npos) break;
-    begin = comma + 1;
-  }
-  return sizes;
-}
 
 int run_pingpong(const PingPongOptions& o) {
   const Platform platform = read_platform(o.platform);
@@ -69,7 +37,7 @@ int run_pingpong(const PingPongOptions& o) {
   // Whole instances of the datatype only: sizes are payload bytes.
   const std::uint64_t unit = datatype->payload_bytes();
   std::vector<std::uint64_t> sizes, skipped;
-  for (auto k : parse_sizes(o.sizes)) (k % unit == 0 ? sizes : skipped).push_back(k);
+  for (auto k : parse_size_list(o.sizes, "--sizes")) (k % unit == 0 ? sizes : skipped).push_back(k);
   if (sizes.empty()) {
     throw Error(fmt::format("--sizes: no size is a multiple of {} B, the payload of one {}", unit, datatype->name()));
   }

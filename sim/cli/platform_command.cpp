@@ -2,15 +2,16 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/core/platform.hpp"
+#include "sim/core/units.hpp"
 #include "models/registry.hpp"
 
 namespace contend::cli {
 namespace {
 
 std::string describe_bandwidth(const BandwidthTable& t) {
-  if (t.is_constant()) return fmt::format("{:.4g} GB/s", t.single() / 1e9);
+  if (t.is_constant()) return units::in_giga(t.single()) + " GB/s";
   std::string out;
-  for (const auto& [n, bw] : t.points()) out += fmt::format("{}{}: {:.4g}", out.empty() ? "" : ", ", n, bw / 1e9);
+  for (const auto& [n, bw] : t.points()) out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", n, units::in_giga(bw));
   return "BW_MP(N) {" + out + "} GB/s";
 }
 
@@ -18,14 +19,15 @@ int run_platform(const std::string& file) {
   const Platform p = read_platform(file);
   all_models().validate_platform(p);
   fmt::print("{}: {}\n", p.name, p.description);
-  fmt::print("  nodes      {} x {} sockets x {} cores = {} cores, {:.4g} Gflop/s per core\n", p.nodes.count,
-             p.nodes.sockets, p.nodes.cores_per_socket, p.nodes.total_cores(), p.nodes.core_speed / 1e9);
+  fmt::print("  nodes      {} x {} sockets x {} cores = {} cores, {} Gflop/s per core\n", p.nodes.count, p.nodes.sockets,
+             p.nodes.cores_per_socket, p.nodes.total_cores(), units::in_giga(p.nodes.core_speed));
   for (Level l : kAllLevels) {
     const auto& lv = p.level(l);
-    fmt::print("  {:<12} tau {:.4g} us, eager below {} B, {}\n", level_name(l), lv.latency * 1e6, lv.eager_threshold,
-               describe_bandwidth(lv.bandwidth));
+    fmt::print("  {:<12} tau {} us, eager below {} B, {}\n", level_name(l), units::in_microseconds(lv.latency),
+               lv.eager_threshold, describe_bandwidth(lv.bandwidth));
   }
-  fmt::print("  nic        {} x {:.4g} GB/s, latency {:.4g} us\n", p.nic.count, p.nic.bandwidth / 1e9, p.nic.latency * 1e6);
+  fmt::print("  nic        {} x {} GB/s, latency {} us\n", p.nic.count, units::in_giga(p.nic.bandwidth),
+             units::in_microseconds(p.nic.latency));
   fmt::print("  network    {}\n", network_kind(p.network));
   std::string models;
   if (p.models.present()) {

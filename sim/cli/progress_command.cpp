@@ -8,7 +8,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "models/dedicated_core/denis_model.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 
 namespace contend::cli {

@@ -23,8 +23,9 @@
 #include "sim/engine/child_process.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/workload/collective_workload.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/size_list.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
 
@@ -42,38 +43,6 @@ struct SelectOptions {
   std::string model = "taulop";
   std::string csv;
 };
-
-std::uint64_t parse_one_size(std::string_view text) {
-  const auto size = units::parse_size(trim(text));
-  if (!size || *size == 0) throw Error("--sizes: expected " + std::string(units::kSizeHelp) + " (> 0), got '" + std::string(text) + "'");
-  return *size;
-}
-
-// "16K:4M" (doubling from the first to the last), "16K,64K,1M" or "1M".
-std::vector<std::uint64_t> parse_sizes(const std::string& text) {
-  std::vector<std::uint64_t> sizes;
-  if (const auto colon = text.find(':'); colon != std::string::npos) {
-    const std::uint64_t first = parse_one_size(std::string_view(text).substr(0, colon));
-    const std::uint64_t last = parse_one_size(std::string_view(text).substr(colon + 1));
-    if (last < first) throw Error("--sizes: the range '" + text + "' ends below its start");
-    for (std::uint64_t m = first; m <= last; m *= 2) sizes.push_back(m);
-    return sizes;
-  }
-  std::string_view rest = text;
-  while (true) {
-    const auto comma = rest.find(',');
-    sizes.push_back(parse_one_size(rest.substr(0, comma)));
-    if (comma == std::string_view::npos) break;
-    rest = rest.substr(comma + 1);
-  }
-  return sizes;
-}
-
-std::string size_label(std::uint64_t bytes) {
-  if (bytes % (1ull << 20) == 0) return fmt::format("{}M", bytes >> 20);
-  if (bytes % 1024 == 0) return fmt::format("{}K", bytes >> 10);
-  return fmt::format("{}", bytes);
-}
 
 // Open MPI's fixed decision for a broadcast, named as the models name it
 // when they have it ("split_binary seg 1K"), else by Open MPI's name.
@@ -142,7 +111,7 @@ int run_select(const SelectOptions& o) {
   all_models().validate_platform(platform);
   const taulop::Parameters parameters = taulop::parse_parameters(platform.model_section("taulop"));
   const Mapping mapping = make_mapping(o.mapping, o.procs, platform.nodes, false);
-  const std::vector<std::uint64_t> sizes = parse_sizes(o.sizes);
+  const std::vector<std::uint64_t> sizes = parse_size_list(o.sizes, "--sizes");
   coll::CollectiveSettings ompi;
   ompi.version = coll::parse_ompi_version(o.ompi);
   if (o.simulate) all_models().get(o.model);  // an unknown name fails now, with "did you mean"
@@ -176,8 +145,8 @@ int run_select(const SelectOptions& o) {
       penalty_value = predicted[best] > 0 ? chosen / predicted[best] - 1 : 0;  // one rank: nothing to send
       penalty = fmt::format("{:.0f}%", 100 * penalty_value);
     }
-    std::string line = fmt::format("{:>6}", size_label(m));
-    for (double t : predicted) line += fmt::format(" {:>12.4g}", t * 1e3);
+    std::string line = fmt::format("{:>6}", units::format_size(m, units::SizeSuffix::letter));
+    for (double t : predicted) line += fmt::format(" {:>12}", units::in_milliseconds(t));
     const std::string model_choice(taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[best]));
     line += fmt::format("  {:<12} {:<24} {:>8}", model_choice, choice.label, penalty);
     if (o.simulate) {
@@ -187,7 +156,7 @@ int run_select(const SelectOptions& o) {
     fmt::print("{}\n", line);
     if (o.simulate) {
       std::string sim_line = fmt::format("{:>6}", "sim");
-      for (double t : simulated) sim_line += fmt::format(" {:>12.4g}", t * 1e3);
+      for (double t : simulated) sim_line += fmt::format(" {:>12}", units::in_milliseconds(t));
       fmt::print("{}\n", sim_line);
     }
     for (std::size_t i = 0; i < predicted.size(); ++i) {

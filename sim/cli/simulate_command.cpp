@@ -13,7 +13,7 @@
 #include "sim/core/results.hpp"
 #include "sim/core/platform.hpp"
 #include "models/registry.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/workload/pattern_workload.hpp"
 #include "traces/replay/trace_workload.hpp"
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "sim/core/units.hpp"
+
 namespace contend {
 
 double Results::makespan() const {
@@ -70,24 +72,6 @@ void write_json(std::ostream& out, const Results& r) {
 
 namespace {
 
-std::string human_bytes(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  return u == 0 ? fmt::format("{:.0f} B", b) : fmt::format("{:.2f} {}", b, units[u]);
-}
-
-std::string human_time(double s) {
-  if (s == 0) return "0 s";
-  if (s < 1e-6) return fmt::format("{:.3f} ns", s * 1e9);
-  if (s < 1e-3) return fmt::format("{:.3f} us", s * 1e6);
-  if (s < 1) return fmt::format("{:.3f} ms", s * 1e3);
-  return fmt::format("{:.3f} s", s);
-}
-
 void print_rank_row(std::ostream& out, const RankResult& x) {
   fmt::print(out, "  {:>7} {:>5} {:>6} {:>5} {:>14.9f} {:>14.9f} {:>14.9f}\n", x.rank, x.place.node, x.place.socket,
              x.place.core, x.recv_time, x.send_time, x.total_time);
@@ -104,17 +88,17 @@ void print_summary(std::ostream& out, const Results& r, std::size_t table_rows) 
                    [](const RankResult& a, const RankResult& b) { return a.total_time > b.total_time; });
   const auto& slow = by_time.front();
   const auto& fast = by_time.back();
-  fmt::print(out, "  makespan        {}\n", human_time(r.makespan()));
-  fmt::print(out, "  slowest rank    {} ({}, node {} socket {} core {})\n", slow.rank, human_time(slow.total_time),
+  fmt::print(out, "  makespan        {}\n", units::human_duration(r.makespan()));
+  fmt::print(out, "  slowest rank    {} ({}, node {} socket {} core {})\n", slow.rank, units::human_duration(slow.total_time),
              slow.place.node, slow.place.socket, slow.place.core);
-  fmt::print(out, "  fastest rank    {} ({}, node {} socket {} core {})\n", fast.rank, human_time(fast.total_time),
+  fmt::print(out, "  fastest rank    {} ({}, node {} socket {} core {})\n", fast.rank, units::human_duration(fast.total_time),
              fast.place.node, fast.place.socket, fast.place.core);
-  fmt::print(out, "  messages        {} ({})\n", r.total_messages(), human_bytes(static_cast<double>(r.total_bytes())));
+  fmt::print(out, "  messages        {} ({})\n", r.total_messages(), units::human_size(static_cast<double>(r.total_bytes())));
   for (Level l : kAllLevels) {
     const auto& s = r.levels[static_cast<std::size_t>(l)];
     const double share = r.total_bytes() ? 100.0 * static_cast<double>(s.bytes) / static_cast<double>(r.total_bytes()) : 0;
     fmt::print(out, "    {:<13} {:>10} messages {:>12} {:5.1f}% of volume\n", level_name(l), s.messages,
-               human_bytes(static_cast<double>(s.bytes)), share);
+               units::human_size(static_cast<double>(s.bytes)), share);
   }
   for (const auto& w : r.warnings) fmt::print(out, "  warning: {}\n", w);
   fmt::print(out, "  {:>7} {:>5} {:>6} {:>5} {:>14} {:>14} {:>14}\n", "rank", "node", "socket", "core", "recv_time[s]",

@@ -1,6 +1,9 @@
 #include "sim/core/units.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -122,5 +125,66 @@ std::optional<double> parse_speed(std::string_view text) {
   if (!v || *v <= 0) return std::nullopt;
   return v;
 }
+
+namespace {
+
+// Rounded to four significant digits, as the formatters below print them.
+double four_digits(double x) {
+  const std::string text = fmt::format("{:.4g}", x);
+  double rounded = 0;
+  std::from_chars(text.data(), text.data() + text.size(), rounded);
+  return rounded;
+}
+
+}  // namespace
+
+std::string format_duration(double seconds) {
+  if (seconds < 0) return "-" + format_duration(-seconds);
+  const double s = four_digits(seconds);
+  if (s == 0) return "0us";
+  if (s >= 1) return fmt::format("{:.4g}s", s);
+  if (s >= 1e-3) return fmt::format("{:.4g}ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:.4g}us", s * 1e6);
+  return fmt::format("{:.4g}ns", s * 1e9);
+}
+
+std::string format_bandwidth(double bytes_per_second) {
+  const double bps = four_digits(bytes_per_second);
+  if (bps >= 1e9) return fmt::format("{:.4g}GB/s", bps / 1e9);
+  if (bps >= 1e6) return fmt::format("{:.4g}MB/s", bps / 1e6);
+  if (bps >= 1e3) return fmt::format("{:.4g}kB/s", bps / 1e3);
+  return fmt::format("{:.4g}", bps);
+}
+
+std::string format_size(std::uint64_t bytes, SizeSuffix suffix) {
+  const bool iec = suffix == SizeSuffix::iec;
+  if (bytes >= (1ULL << 20) && bytes % (1ULL << 20) == 0) return fmt::format("{}{}", bytes >> 20, iec ? "MiB" : "M");
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{}{}", bytes >> 10, iec ? "KiB" : "K");
+  return std::to_string(bytes);
+}
+
+std::string human_duration(double seconds) {
+  if (seconds == 0) return "0 s";
+  if (seconds < 1e-6) return fmt::format("{:.3f} ns", seconds * 1e9);
+  if (seconds < 1e-3) return fmt::format("{:.3f} us", seconds * 1e6);
+  if (seconds < 1) return fmt::format("{:.3f} ms", seconds * 1e3);
+  return fmt::format("{:.3f} s", seconds);
+}
+
+std::string human_size(double bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.2f} {}", bytes, kUnits[unit]);
+}
+
+// Scaled as the printed outputs always were (x 1e6, x 1e3, / 1e9): the last bit,
+// and so the rounded digits, stay the same.
+std::string in_microseconds(double seconds, int digits) { return fmt::format("{:.{}g}", seconds * 1e6, digits); }
+std::string in_milliseconds(double seconds, int digits) { return fmt::format("{:.{}g}", seconds * 1e3, digits); }
+std::string in_giga(double value, int digits) { return fmt::format("{:.{}g}", value / 1e9, digits); }
 
 }  // namespace contend::units

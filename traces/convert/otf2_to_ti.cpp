@@ -6,7 +6,7 @@
 
 #include "traces/formats/otf2_trace.hpp"
 #include "traces/formats/ti_trace.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 
 namespace contend {
 

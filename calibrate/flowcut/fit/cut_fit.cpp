@@ -3,12 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "calibrate/flowcut/conflicts.hpp"
+#include "sim/core/csv.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/yaml_edit.hpp"
 
 namespace contend::calibrate {
 namespace {
@@ -56,21 +57,17 @@ std::pair<double, double> ordered_cuts(double x, double y, double tau) {
 }  // namespace
 
 std::vector<RawTime> read_raw_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
+  const CsvFile csv = CsvFile::read(path, CsvColumns{.required = {"conflict", "repetition", "flow", "src", "dst", "bytes", "seconds"}});
   std::vector<RawTime> out;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    if (++number == 1 || line.empty()) continue;  // header
-    std::replace(line.begin(), line.end(), ',', ' ');
-    std::istringstream fields(line);
+  for (const auto& row : csv.rows()) {
     RawTime r;
-    int src = 0, dst = 0;
-    if (!(fields >> r.conflict >> r.repetition >> r.flow >> src >> dst >> r.bytes >> r.seconds) || r.seconds < 0) {
-      throw Error(SourceLocation{path, number, 1},
-                  "expected conflict,repetition,flow,src,dst,bytes,seconds with seconds >= 0");
-    }
+    r.conflict = row.text("conflict");
+    r.repetition = static_cast<int>(row.count("repetition"));
+    r.flow = static_cast<int>(row.count("flow"));
+    row.count("src");
+    row.count("dst");
+    r.bytes = static_cast<double>(row.size("bytes"));
+    r.seconds = row.seconds("seconds");
     out.push_back(r);
   }
   return out;
@@ -137,33 +134,32 @@ std::string flowcut_section(const Calibration& c, const std::string& source) {
       cut_text(t.include), cut_text(t.start_end));
 }
 
-std::string replace_flowcut_section(const std::string& yaml, const std::string& section) {
-  std::vector<std::string> lines;
-  std::istringstream in(yaml);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  auto indent = [](const std::string& line) { return line.find_first_not_of(' '); };
-  auto blank = [&](const std::string& line) { return indent(line) == std::string::npos || line[indent(line)] == '#'; };
+std::string replace_flowcut_section(const std::string& yaml, const std::string& section, const std::string& name) {
+  YamlText text(yaml, name);
+  text.set_entry("models.flowcut", section, "model");
+  return text.text();
+}
 
-  const auto models = std::find(lines.begin(), lines.end(), "models:");
-  std::string out;
-  if (models == lines.end()) {
-    for (const auto& l : lines) out += l + "\n";
-    return out + "models:\n" + section;
-  }
-  // The models block: from `models:` to the next top-level line.
-  auto block_end = std::find_if(models + 1, lines.end(), [&](const std::string& l) { return !blank(l) && indent(l) == 0; });
-  auto first = std::find_if(models + 1, block_end, [](const std::string& l) { return l.rfind("  flowcut:", 0) == 0; });
-  auto last = first;
-  if (first != block_end) {
-    last = std::find_if(first + 1, block_end, [&](const std::string& l) { return !blank(l) && indent(l) <= 2; });
-  } else {
-    // Insert after the last line of the block that is not blank.
-    while (first != models + 1 && blank(*(first - 1))) --first;
-    last = first;
-  }
-  for (auto it = lines.begin(); it != first; ++it) out += *it + "\n";
-  out += section;
-  for (auto it = last; it != lines.end(); ++it) out += *it + "\n";
+std::string default_source(const Calibration& c, const std::string& raw_path) {
+  return fmt::format("calibrate/flowcut, {:.0f} B x {} repetitions, raw times {}", c.bytes, c.repetitions, raw_path);
+}
+
+std::string update_platform_flowcut(const std::string& text, const std::string& name, const Calibration& c,
+                                    const std::string& source) {
+  const std::string updated = replace_flowcut_section(text, flowcut_section(c, source), name);
+  // The result must be a valid platform with a valid table before it replaces anything.
+  const Platform p = parse_platform(YamlField::load_string(updated, name));
+  parse_flowcut_table(p.model_section("flowcut"));
+  return updated;
+}
+
+std::string cuts_csv(const Calibration& c) {
+  const FlowCutTable& t = c.table;
+  std::string out = "entry,value\n" + fmt::format("latency_s,{:.9g}\ntau_s,{:.9g}\n", c.latency, c.tau);
+  for (std::size_t i = 0; i < t.odd_conflicts.size(); ++i) out += fmt::format("odd_conflicts.{},{:.6g}\n", i, t.odd_conflicts[i]);
+  for (std::size_t i = 0; i < t.even_conflicts.size(); ++i) out += fmt::format("even_conflicts.{},{:.6g}\n", i, t.even_conflicts[i]);
+  out += fmt::format("incoming,{:.6g}\noutgoing,{:.6g}\ninclude,{:.6g}\nstart_end,{:.6g}\n", t.incoming, t.outgoing, t.include,
+                     t.start_end);
   return out;
 }
 

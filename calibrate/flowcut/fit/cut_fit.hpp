@@ -24,6 +24,8 @@ struct RawTime {
   double seconds = 0;
 };
 
+// Reads the raw CSV (sim/core/csv: the columns above, any order; errors name
+// file:line:col).
 std::vector<RawTime> read_raw_csv(const std::string& path);
 
 // Cuts (faster, slower) of two equal flows started together from their data
@@ -47,9 +49,21 @@ Calibration fit_calibration(const std::vector<RawTime>& raw);
 // The `models: flowcut:` section (two-space indented) for `c`.
 std::string flowcut_section(const Calibration& c, const std::string& source);
 
-// `yaml` with its models.flowcut section replaced by `section` (or added to
-// `models:`, or a `models:` block appended). Comments and the other sections
-// are kept as they are.
-std::string replace_flowcut_section(const std::string& yaml, const std::string& section);
+// `yaml` (the file `name`) with its models.flowcut section replaced by
+// `section` (or added to `models:`, or a `models:` block appended):
+// YamlText::set_entry. Comments and the other sections are kept as they are.
+std::string replace_flowcut_section(const std::string& yaml, const std::string& section, const std::string& name = "platform");
+
+// The section's source key when none is given: the benchmark's message and
+// repetitions, and the raw file.
+std::string default_source(const Calibration& c, const std::string& raw_path);
+
+// The platform file `text` (named `name`) with `c` as its models.flowcut,
+// checked: the result parses as a platform and its table as a flow-cut table.
+std::string update_platform_flowcut(const std::string& text, const std::string& name, const Calibration& c,
+                                    const std::string& source);
+
+// The table as CSV (entry,value): latency_s, tau_s, then the cuts.
+std::string cuts_csv(const Calibration& c);
 
 }  // namespace contend::calibrate

@@ -93,9 +93,18 @@ BOOST_AUTO_TEST_CASE(section_replaces_only_the_flowcut_block) {
 
 BOOST_AUTO_TEST_CASE(raw_csv_errors_name_the_line) {
   const std::string path = "flowcut-calibration-test.csv";
-  std::ofstream(path) << "conflict,repetition,flow,src,dst,bytes,seconds\nlatency,0,0,0,1,1,2e-5\nreference,0,x\n";
+  const std::string header = "conflict,repetition,flow,src,dst,bytes,seconds\nlatency,0,0,0,1,1,2e-5\n";
+  std::ofstream(path) << header << "reference,0,x\n";
   BOOST_CHECK_EXCEPTION(read_raw_csv(path), Error, [&](const Error& e) {
-    return std::string(e.what()).rfind(path + ":3:1: expected conflict,repetition", 0) == 0;
+    return std::string(e.what()) == path + ":3:1: expected 7 fields as in the header, got 3";
+  });
+  std::ofstream(path) << header << "reference,0,x,0,1,8000000,0.05\n";
+  BOOST_CHECK_EXCEPTION(read_raw_csv(path), Error, [&](const Error& e) {
+    return std::string(e.what()) == path + ":3:13: flow: expected a count (an integer >= 0), got 'x'";
+  });
+  std::ofstream(path) << header << "reference,0,0,0,1,8000000,-0.05\n";
+  BOOST_CHECK_EXCEPTION(read_raw_csv(path), Error, [&](const Error& e) {
+    return std::string(e.what()) == path + ":3:27: seconds: expected a time in seconds (a number >= 0), got '-0.05'";
   });
   std::remove(path.c_str());
 }

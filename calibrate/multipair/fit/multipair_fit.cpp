@@ -1,12 +1,12 @@
 #include "calibrate/multipair/fit/multipair_fit.hpp"
 
-#include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <fstream>
-#include <stdexcept>
-#include <tuple>
+#include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "sim/core/csv.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 
@@ -15,52 +15,21 @@ namespace {
 
 constexpr std::string_view kHeader = "level,direction,P,N,size,repeats,sample,time";
 
-std::vector<std::string_view> split_commas(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t begin = 0;
-  while (true) {
-    const auto comma = line.find(',', begin);
-    fields.push_back(trim(line.substr(begin, comma - begin)));
-    if (comma == std::string_view::npos) break;
-    begin = comma + 1;
-  }
-  return fields;
+CsvColumns raw_columns() {
+  return CsvColumns{.required = {"level", "direction", "P", "N", "size", "repeats", "sample", "time"},
+                    .header_error = [](std::string_view header) {
+                      return "expected the header '" + std::string(kHeader) + "', got '" + std::string(header) + "'";
+                    }};
 }
 
-class CsvLine {
- public:
-  CsvLine(std::string_view text, const std::string& file, int line) : text_(text), fields_(split_commas(text)), file_(file), line_(line) {}
-  std::size_t size() const { return fields_.size(); }
-  [[noreturn]] void fail(std::size_t field, const std::string& message) const {
-    const int column = field < fields_.size() ? static_cast<int>(fields_[field].data() - text_.data()) + 1 : 1;
-    throw Error(SourceLocation{file_, line_, column}, message);
-  }
-  template <typename T>
-  T number(std::size_t field, const char* name, T min) const {
-    T v{};
-    const auto text = fields_[field];
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc{} || ptr != text.data() + text.size() || !(v >= min)) {
-      fail(field, std::string(name) + ": expected a number >= " + std::to_string(min) + ", got '" + std::string(text) + "'");
-    }
-    return v;
-  }
-  std::string_view operator[](std::size_t i) const { return fields_[i]; }
-
- private:
-  std::string_view text_;
-  std::vector<std::string_view> fields_;
-  const std::string& file_;
-  int line_;
-};
-
-Level parse_level(const CsvLine& line) {
+Level parse_level(const CsvRow& row) {
+  const std::string& text = row.text("level");
   for (Level l : kAllLevels) {
-    if (line[0] == level_name(l)) return l;
+    if (text == level_name(l)) return l;
   }
   std::vector<std::string> names;
   for (Level l : kAllLevels) names.emplace_back(level_name(l));
-  line.fail(0, "level: unknown '" + std::string(line[0]) + "'" + did_you_mean(line[0], names) + "; expected one of: " + join(names));
+  row.fail("level", "level: unknown '" + text + "'" + did_you_mean(text, names) + "; expected one of: " + join(names));
 }
 
 double median(std::vector<double> v) {
@@ -122,47 +91,50 @@ LineFit least_squares(const std::vector<double>& x, const std::vector<double>& y
   return LineFit{my - slope * mx, slope, r2};
 }
 
-std::vector<MultipairSample> read_multipair_csv(std::istream& in, const std::string& name) {
+namespace {
+
+std::vector<MultipairSample> samples_of(const CsvFile& csv) {
   std::vector<MultipairSample> samples;
-  std::string text;
-  int line_no = 0;
-  bool header_seen = false;
-  while (std::getline(in, text)) {
-    ++line_no;
-    const auto content = trim(text);
-    if (content.empty() || content[0] == '#') continue;
-    if (!header_seen) {
-      if (content != kHeader) {
-        throw Error(SourceLocation{name, line_no, 1}, "expected the header '" + std::string(kHeader) + "', got '" + std::string(content) + "'");
-      }
-      header_seen = true;
-      continue;
-    }
-    CsvLine line(content, name, line_no);
-    if (line.size() != 8) line.fail(0, "expected 8 fields (" + std::string(kHeader) + "), got " + std::to_string(line.size()));
+  for (const auto& row : csv.rows()) {
     MultipairSample s;
-    s.level = parse_level(line);
-    s.direction = std::string(line[1]);
-    if (s.direction != "bi" && s.direction != "uni") line.fail(1, "direction: expected 'bi' or 'uni', got '" + s.direction + "'");
-    s.ranks = line.number<int>(2, "P", 2);
-    s.n = line.number<int>(3, "N", 1);
-    s.size = line.number<std::uint64_t>(4, "size", 1);
-    s.repeats = line.number<int>(5, "repeats", 1);
-    line.number<int>(6, "sample", 0);
-    s.time = line.number<double>(7, "time", 0.0);
-    if (!(s.time > 0) || !std::isfinite(s.time)) line.fail(7, "time: expected a positive number of seconds");
+    s.level = parse_level(row);
+    s.direction = row.text("direction");
+    if (s.direction != "bi" && s.direction != "uni") row.fail("direction", "direction: expected 'bi' or 'uni', got '" + s.direction + "'");
+    s.ranks = row.at_least<int>("P", 2);
+    s.n = row.at_least<int>("N", 1);
+    s.size = row.at_least<std::uint64_t>("size", 1);
+    s.repeats = row.at_least<int>("repeats", 1);
+    row.at_least<int>("sample", 0);
+    s.time = row.at_least<double>("time", 0.0);
+    if (!(s.time > 0)) row.fail("time", "time: expected a positive number of seconds");
     samples.push_back(s);
   }
-  if (in.bad()) throw Error("error while reading '" + name + "'");
-  if (!header_seen) throw Error(SourceLocation{name, 0, 0}, "no header line '" + std::string(kHeader) + "': not a multipair benchmark CSV");
-  if (samples.empty()) throw Error(SourceLocation{name, 0, 0}, "no measurements after the header");
+  if (samples.empty()) throw Error(csv.end(), "no measurements after the header");
   return samples;
 }
 
-std::vector<MultipairSample> read_multipair_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
-  return read_multipair_csv(in, path);
+}  // namespace
+
+std::vector<MultipairSample> read_multipair_csv(std::istream& in, const std::string& name) {
+  return samples_of(CsvFile::read(in, name, raw_columns()));
+}
+
+std::vector<MultipairSample> read_multipair_csv(const std::string& path) { return samples_of(CsvFile::read(path, raw_columns())); }
+
+MultipairData read_multipair_csvs(const std::vector<std::string>& paths) {
+  MultipairData data;
+  std::map<Level, std::vector<std::string>> files;
+  for (const auto& path : paths) {
+    const auto more = read_multipair_csv(path);
+    for (Level level : kAllLevels) {
+      if (std::any_of(more.begin(), more.end(), [&](const auto& s) { return s.level == level; })) {
+        files[level].push_back(std::filesystem::path(path).filename().string());
+      }
+    }
+    data.samples.insert(data.samples.end(), more.begin(), more.end());
+  }
+  for (const auto& [level, names] : files) data.sources[level] = join(names);
+  return data;
 }
 
 std::map<Level, LevelFit> fit_multipair(const std::vector<MultipairSample>& samples) {
@@ -186,6 +158,17 @@ std::map<Level, LevelFit> fit_multipair(const std::vector<MultipairSample>& samp
     }
   }
   return fits;
+}
+
+std::string fits_csv(const std::map<Level, LevelFit>& fits) {
+  std::string out = "level,N,P,direction,sizes,intercept,slope,bandwidth,r_squared,tau\n";
+  for (const auto& [level, fit] : fits) {
+    for (const auto& f : fit.by_n) {
+      out += fmt::format("{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9f},{:.9g}\n", level_name(level), f.n, f.ranks, f.direction,
+                         f.points.size(), f.intercept, f.slope, f.bandwidth, f.r_squared, fit.tau);
+    }
+  }
+  return out;
 }
 
 BandwidthTable LevelFit::table() const {

@@ -28,6 +28,14 @@ struct MultipairSample {
 std::vector<MultipairSample> read_multipair_csv(std::istream& in, const std::string& name);
 std::vector<MultipairSample> read_multipair_csv(const std::string& path);
 
+// Several raw CSVs; `sources` names, per level, the files that hold it
+// (without their directories, comma-separated) for the platform's comment.
+struct MultipairData {
+  std::vector<MultipairSample> samples;
+  std::map<Level, std::string> sources;
+};
+MultipairData read_multipair_csvs(const std::vector<std::string>& paths);
+
 struct LinePoint {
   double size = 0;
   double time = 0;  // median over samples of window time / repeats
@@ -59,6 +67,9 @@ struct LevelFit {
 // Two series with the same level and N are an error, as is a series with
 // fewer than two sizes or a time that does not grow with size.
 std::map<Level, LevelFit> fit_multipair(const std::vector<MultipairSample>& samples);
+
+// The fitted lines as CSV: level,N,P,direction,sizes,intercept,slope,bandwidth,r_squared,tau.
+std::string fits_csv(const std::map<Level, LevelFit>& fits);
 
 // Ordinary least squares y = a + b x; returns {a, b, r^2}.
 struct LineFit {

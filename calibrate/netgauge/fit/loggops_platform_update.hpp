@@ -4,7 +4,8 @@
 // replaced or added, and levels.<level>.eager_threshold is set to the
 // protocol switch found (the engine and the loggops model split eager from
 // rendezvous there, so the fitted ranges must meet at that size). Every
-// other line stays byte for byte. The result is parsed again before it is
+// other line stays byte for byte (sim/core/yaml_edit); durations, per-byte
+// ones included, are written as units::format_duration writes them. The result is parsed again before it is
 // returned; the caller validates the models.
 #include <optional>
 #include <string>
@@ -25,13 +26,12 @@ struct LoggopsUpdate {
 std::string update_platform_loggops(const std::string& text, const std::string& name, const LogGopsFit& fit,
                                     const LoggopsUpdate& update);
 
+// Whether models.loggops already covers every level but `level` (with a
+// 'default' or their own sections): otherwise the loggops model needs the
+// fit as 'default'.
+bool covers_other_levels(const Platform& platform, Level level);
+
 // The section's lines, the level's key at column 0 (e.g. "intra_socket:").
 std::vector<std::string> loggops_level_lines(const LogGopsFit& fit, const LoggopsUpdate& update);
-
-// A duration in the platform's syntax, four significant digits ("1.234us",
-// "0.01234ns"); per-byte values are written as durations too.
-std::string format_seconds(double seconds);
-// A size in the platform's syntax: "4KiB" when a whole number of KiB/MiB, else bytes.
-std::string format_bytes(std::uint64_t bytes);
 
 }  // namespace contend::calibrate

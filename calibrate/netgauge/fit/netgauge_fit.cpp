@@ -1,46 +1,19 @@
 #include "calibrate/netgauge/fit/netgauge_fit.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
+#include "sim/core/csv.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/text.hpp"
 
 namespace contend::calibrate {
 namespace {
 
 constexpr const char* kHeader = "datatype,bytes,count,quantity,n,delay,repetition,time";
-
-// Splits a CSV line; a field may be double-quoted (datatype names have commas).
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string field;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.push_back(field);
-      field.clear();
-    } else {
-      field += c;
-    }
-  }
-  fields.push_back(field);
-  return fields;
-}
-
-double parse_number(const std::string& text, const SourceLocation& where, const char* what) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size() && std::isfinite(v)) return v;
-  } catch (const std::exception&) {
-  }
-  throw Error(where, std::string("expected ") + what + ", got '" + text + "'");
-}
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -51,41 +24,30 @@ double median_of(std::vector<double> v) {
 }  // namespace
 
 std::vector<NetgaugeSample> read_netgauge_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
+  const CsvFile csv = CsvFile::read(
+      path, CsvColumns{.required = {"datatype", "bytes", "count", "quantity", "n", "delay", "repetition", "time"},
+                       .header_error = [](std::string_view) { return std::string("expected the header '") + kHeader + "'"; }});
   std::vector<NetgaugeSample> samples;
-  bool header = false;
-  int number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    const SourceLocation where{path, number, 1};
-    const auto text = std::string(trim(line));
-    if (text.empty() || text[0] == '#') continue;
-    if (!header) {
-      if (text != kHeader) throw Error(where, std::string("expected the header '") + kHeader + "'");
-      header = true;
-      continue;
-    }
-    const auto f = split_csv(text);
-    if (f.size() != 8) throw Error(where, "expected 8 fields (" + std::string(kHeader) + "), got " + std::to_string(f.size()));
+  for (const auto& row : csv.rows()) {
     NetgaugeSample s;
-    s.datatype = f[0];
-    const double bytes = parse_number(f[1], where, "a size in bytes");
-    if (bytes < 1) throw Error(where, "expected a size of at least 1 byte, got '" + f[1] + "'");
-    s.bytes = static_cast<std::uint64_t>(bytes);
-    s.quantity = f[3];
+    s.datatype = row.text("datatype");
+    s.bytes = row.size("bytes");
+    if (s.bytes < 1) row.expected("bytes", "a size of at least 1 byte");
+    s.quantity = row.text("quantity");
     if (s.quantity != "prtt" && s.quantity != "orecv" && s.quantity != "pingpong" && s.quantity != "pingpong_median") {
-      throw Error(where, "expected a quantity prtt, orecv, pingpong or pingpong_median, got '" + s.quantity + "'");
+      row.expected("quantity", "prtt, orecv, pingpong or pingpong_median");
     }
-    s.n = static_cast<int>(parse_number(f[4], where, "a message count n"));
-    s.delay = parse_number(f[5], where, "a delay in seconds");
-    s.time = parse_number(f[7], where, "a time in seconds");
-    if (s.n < 1 || s.delay < 0 || s.time < 0) throw Error(where, "expected n >= 1, delay >= 0 and time >= 0");
+    s.n = row.at_least<int>("n", 1);
+    s.delay = row.seconds("delay");
+    s.time = row.seconds("time");
     samples.push_back(s);
   }
-  if (!header) throw Error(path + ": no header line '" + kHeader + "' (not written by netgauge_bench?)");
   if (samples.empty()) throw Error(path + ": no measurements");
   return samples;
+}
+
+std::vector<NetgaugeSample> read_netgauge_csvs(const std::vector<std::string>& paths) {
+  return read_all(paths, [](const std::string& path) { return read_netgauge_csv(path); });
 }
 
 std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vector<NetgaugeSample>& samples,
@@ -242,6 +204,34 @@ double model_round_trip(const ProtocolFit& range, const std::string& datatype, d
   if (it == range.datatypes.end()) throw Error("no fitted overheads for datatype '" + datatype + "'");
   const OverheadFit& o = it->second;
   return 2 * (std::max(o.send.at(k), range.gap.at(k)) + range.L + o.receive.at(k));
+}
+
+std::string fits_csv(const LogGopsFit& fit) {
+  std::string out = "range,first_bytes,last_bytes,datatype,L,g,G,o_s,O_s,o_r,O_r,switch_bytes,netgauge_L\n";
+  const std::string sw = fit.switch_bytes ? std::to_string(*fit.switch_bytes) : "";
+  for (const auto& [name, r] : {std::pair{"eager", &fit.eager}, std::pair{"rendezvous", &fit.rendezvous}}) {
+    for (const auto& [datatype, o] : r->datatypes) {
+      out += fmt::format("{},{},{},\"{}\",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{},{:.9g}\n", name, r->first_bytes,
+                         r->last_bytes, datatype, r->L, r->gap.intercept, r->gap.slope, o.send.intercept, o.send.slope,
+                         o.receive.intercept, o.receive.slope, sw, fit.netgauge_L);
+    }
+  }
+  return out;
+}
+
+std::string sizes_csv(const std::map<std::string, std::vector<SizeEstimate>>& estimates, const LogGopsFit& fit) {
+  std::string out = "datatype,bytes,range,n,delay,prtt1,prttn,prttnd,gap,o_s_hat,o_r_hat,pingpong,pingpong_median,model\n";
+  for (const auto& [datatype, sizes] : estimates) {
+    for (const auto& s : sizes) {
+      const bool eager = !fit.switch_bytes || s.bytes < *fit.switch_bytes;
+      const auto& range = eager ? fit.eager : fit.rendezvous;
+      out += fmt::format("\"{}\",{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", datatype,
+                         s.bytes, eager ? "eager" : "rendezvous", s.n, s.delay, s.prtt1, s.prttn, s.prttnd, s.gap(),
+                         s.send_overhead(), s.receive_overhead(), s.pingpong, s.pingpong_median,
+                         model_round_trip(range, datatype, static_cast<double>(s.bytes)));
+    }
+  }
+  return out;
 }
 
 }  // namespace contend::calibrate

@@ -37,7 +37,9 @@ struct NetgaugeSample {
   double time = 0;
 };
 
+// Reads a raw CSV (sim/core/csv); errors name file:line:col.
 std::vector<NetgaugeSample> read_netgauge_csv(const std::string& path);
+std::vector<NetgaugeSample> read_netgauge_csvs(const std::vector<std::string>& paths);
 
 // The medians of one (datatype, size).
 struct SizeEstimate {
@@ -99,5 +101,10 @@ LogGopsFit fit_loggops(const std::map<std::string, std::vector<SizeEstimate>>& e
 
 // Bacon et al. Sec. 3.1: 2(max(o_s + O_s k, g + G k) + L + O_r k + o_r).
 double model_round_trip(const ProtocolFit& range, const std::string& datatype, double k);
+
+// The fitted parameters as CSV: range,first_bytes,last_bytes,datatype,L,g,G,o_s,O_s,o_r,O_r,switch_bytes,netgauge_L.
+std::string fits_csv(const LogGopsFit& fit);
+// The per-size estimates, ping-pong and model round trip as CSV.
+std::string sizes_csv(const std::map<std::string, std::vector<SizeEstimate>>& estimates, const LogGopsFit& fit);
 
 }  // namespace contend::calibrate

@@ -34,7 +34,7 @@
 
 #include "calibrate/common/mpi_support.hpp"
 #include "calibrate/taulop/bench/tuned_forcing.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 

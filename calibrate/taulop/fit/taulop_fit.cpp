@@ -1,60 +1,27 @@
 #include "calibrate/taulop/fit/taulop_fit.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <tuple>
 
+#include "sim/core/csv.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/text.hpp"
 
 namespace contend::calibrate {
 namespace {
 
-enum Column { kExperiment, kChannel, kAlgorithm, kOmpiAlgorithm, kSegment, kFanout, kProcs, kNodes, kSize, kCalls, kSample, kTime, kColumns };
-
-std::vector<std::string_view> split_on(std::string_view line, char separator) {
-  std::vector<std::string_view> fields;
-  std::size_t begin = 0;
-  while (true) {
-    const auto at = line.find(separator, begin);
-    fields.push_back(trim(line.substr(begin, at - begin)));
-    if (at == std::string_view::npos) break;
-    begin = at + 1;
-  }
-  return fields;
+CsvColumns raw_columns() {
+  return CsvColumns{.required = {"experiment", "channel", "algorithm", "ompi_algorithm", "segment", "fanout", "P", "nodes", "size",
+                                 "calls", "sample", "time"},
+                    .header_error = [](std::string_view header) {
+                      return "expected the header '" + std::string(kTaulopCsvHeader) + "', got '" + std::string(header) + "'";
+                    }};
 }
-
-class CsvLine {
- public:
-  CsvLine(std::string_view text, const std::string& file, int line) : text_(text), fields_(split_on(text, ',')), file_(file), line_(line) {}
-  std::size_t size() const { return fields_.size(); }
-  std::string_view operator[](std::size_t i) const { return fields_[i]; }
-  [[noreturn]] void fail(std::size_t field, const std::string& message) const {
-    const int column = field < fields_.size() ? static_cast<int>(fields_[field].data() - text_.data()) + 1 : 1;
-    throw Error(SourceLocation{file_, line_, column}, message);
-  }
-  template <typename T>
-  T number(std::size_t field, const char* name, T min) const {
-    return parse<T>(fields_[field], field, name, min);
-  }
-  template <typename T>
-  T parse(std::string_view text, std::size_t field, const char* name, T min) const {
-    T v{};
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc{} || ptr != text.data() + text.size() || !(v >= min) || !std::isfinite(static_cast<double>(v))) {
-      fail(field, std::string(name) + ": expected a number >= " + std::to_string(min) + ", got '" + std::string(text) + "'");
-    }
-    return v;
-  }
-
- private:
-  std::string_view text_;
-  std::vector<std::string_view> fields_;
-  const std::string& file_;
-  int line_;
-};
 
 std::vector<std::string> algorithm_names() {
   std::vector<std::string> names;
@@ -62,45 +29,66 @@ std::vector<std::string> algorithm_names() {
   return names;
 }
 
-TaulopSample parse_sample(const CsvLine& line) {
-  if (line.size() != kColumns) {
-    line.fail(line.size(), "expected " + std::to_string(kColumns) + " fields (" + std::string(kTaulopCsvHeader) + "), got " +
-                               std::to_string(line.size()));
+// "0:0:1:1": the node index of each rank.
+std::vector<int> node_list(const CsvRow& row) {
+  std::vector<int> nodes;
+  const std::string_view text = row.text("nodes");
+  std::size_t begin = 0;
+  while (true) {
+    const auto colon = text.find(':', begin);
+    const auto item = trim(text.substr(begin, colon == std::string_view::npos ? std::string_view::npos : colon - begin));
+    int node = 0;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), node);
+    if (ec != std::errc{} || ptr != item.data() + item.size() || node < 0) {
+      row.fail("nodes", "nodes: expected a number >= 0, got '" + std::string(item) + "'");
+    }
+    nodes.push_back(node);
+    if (colon == std::string_view::npos) return nodes;
+    begin = colon + 1;
   }
+}
+
+TaulopSample parse_sample(const CsvRow& row) {
   TaulopSample s;
-  const auto experiment = line[kExperiment];
+  const std::string& experiment = row.text("experiment");
   if (experiment == "nbft") {
     s.nbft = true;
-    s.channel = line.number<int>(kChannel, "channel", 0);
-    if (s.channel > 1) line.fail(kChannel, "channel: expected 0 (shared memory) or 1 (network)");
+    s.channel = row.at_least<int>("channel", 0);
+    if (s.channel > 1) row.fail("channel", "channel: expected 0 (shared memory) or 1 (network)");
   } else if (experiment == "bcast_gather") {
-    const auto name = line[kAlgorithm];
+    const std::string& name = row.text("algorithm");
     s.algorithm = bcast_algorithm_named(name);
     if (!s.algorithm) {
-      line.fail(kAlgorithm, "algorithm: unknown '" + std::string(name) + "'" + did_you_mean(name, algorithm_names()) +
+      row.fail("algorithm", "algorithm: unknown '" + name + "'" + did_you_mean(name, algorithm_names()) +
                                 "; expected one of: " + join(algorithm_names()));
     }
-    const int id = line.number<int>(kOmpiAlgorithm, "ompi_algorithm", 1);
+    const int id = row.at_least<int>("ompi_algorithm", 1);
     if (id != bcast_algorithm_info(*s.algorithm).ompi_id) {
-      line.fail(kOmpiAlgorithm, "ompi_algorithm: " + std::string(name) + " is Open MPI's algorithm " +
-                                    std::to_string(bcast_algorithm_info(*s.algorithm).ompi_id) + ", got " + std::to_string(id));
+      row.fail("ompi_algorithm", "ompi_algorithm: " + name + " is Open MPI's algorithm " +
+                                     std::to_string(bcast_algorithm_info(*s.algorithm).ompi_id) + ", got " + std::to_string(id));
     }
   } else {
-    line.fail(kExperiment, "experiment: expected 'nbft' or 'bcast_gather', got '" + std::string(experiment) + "'");
+    row.fail("experiment", "experiment: expected 'nbft' or 'bcast_gather', got '" + experiment + "'");
   }
-  s.segment = line.number<std::uint64_t>(kSegment, "segment", 1);
-  s.fanout = s.nbft ? 0 : line.number<int>(kFanout, "fanout", 1);
-  const int procs = line.number<int>(kProcs, "P", 2);
-  for (const auto node : split_on(line[kNodes], ':')) s.nodes.push_back(line.parse<int>(node, kNodes, "nodes", 0));
+  s.segment = row.at_least<std::uint64_t>("segment", 1);
+  s.fanout = s.nbft ? 0 : row.at_least<int>("fanout", 1);
+  const int procs = row.at_least<int>("P", 2);
+  s.nodes = node_list(row);
   if (static_cast<int>(s.nodes.size()) != procs) {
-    line.fail(kNodes, "nodes: expected one node index per rank (" + std::to_string(procs) + "), got " + std::to_string(s.nodes.size()));
+    row.fail("nodes", "nodes: expected one node index per rank (" + std::to_string(procs) + "), got " + std::to_string(s.nodes.size()));
   }
-  s.size = line.number<std::uint64_t>(kSize, "size", 1);
-  s.calls = line.number<int>(kCalls, "calls", 1);
-  s.sample = line.number<int>(kSample, "sample", 0);
-  s.time = line.number<double>(kTime, "time", 0.0);
-  if (!(s.time > 0)) line.fail(kTime, "time: expected a positive number of seconds");
+  s.size = row.at_least<std::uint64_t>("size", 1);
+  s.calls = row.at_least<int>("calls", 1);
+  s.sample = row.at_least<int>("sample", 0);
+  s.time = row.at_least<double>("time", 0.0);
+  if (!(s.time > 0)) row.fail("time", "time: expected a positive number of seconds");
   return s;
+}
+
+std::vector<TaulopSample> samples_of(const CsvFile& csv) {
+  std::vector<TaulopSample> samples;
+  for (const auto& row : csv.rows()) samples.push_back(parse_sample(row));
+  return samples;
 }
 
 double median(std::vector<double> v) {
@@ -191,32 +179,13 @@ void split_p2p_times(AlgorithmFit& fit) {
 }
 
 std::vector<TaulopSample> read_taulop_csv(std::istream& in, const std::string& name) {
-  std::vector<TaulopSample> samples;
-  std::string text;
-  int line_no = 0;
-  bool header_seen = false;
-  while (std::getline(in, text)) {
-    ++line_no;
-    const auto content = trim(text);
-    if (content.empty() || content[0] == '#') continue;
-    if (!header_seen) {
-      if (content != kTaulopCsvHeader) {
-        throw Error(SourceLocation{name, line_no, 1},
-                    "expected the header '" + std::string(kTaulopCsvHeader) + "', got '" + std::string(content) + "'");
-      }
-      header_seen = true;
-      continue;
-    }
-    samples.push_back(parse_sample(CsvLine(content, name, line_no)));
-  }
-  if (!header_seen) throw Error(SourceLocation{name, 0, 0}, "empty file: expected the header '" + std::string(kTaulopCsvHeader) + "'");
-  return samples;
+  return samples_of(CsvFile::read(in, name, raw_columns()));
 }
 
-std::vector<TaulopSample> read_taulop_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
-  return read_taulop_csv(in, path);
+std::vector<TaulopSample> read_taulop_csv(const std::string& path) { return samples_of(CsvFile::read(path, raw_columns())); }
+
+std::vector<TaulopSample> read_taulop_csvs(const std::vector<std::string>& paths) {
+  return read_all(paths, [](const std::string& path) { return read_taulop_csv(path); });
 }
 
 NbftEstimate estimate_nbft(const std::vector<TaulopSample>& samples, std::optional<double> q_override) {
@@ -285,6 +254,25 @@ TaulopCalibration fit_taulop(const std::vector<TaulopSample>& samples, const Tau
     }
   }
   return c;
+}
+
+FitErrors fit_errors(const AlgorithmFit& fit) {
+  std::vector<double> errors;
+  for (const auto& eq : fit.equations) errors.push_back(std::abs(eq.predicted - eq.measured) / eq.measured);
+  std::sort(errors.begin(), errors.end());
+  return FitErrors{errors[errors.size() / 2], errors.back()};
+}
+
+std::string fits_csv(const TaulopCalibration& c) {
+  std::string out = "algorithm,P,size,samples,lambda_o0,lambda_o1,lambda_L0,lambda_L1,measured,predicted,weight,o0,o1,L0,L1\n";
+  for (const auto& f : c.algorithms) {
+    for (const auto& eq : f.equations) {
+      out += fmt::format("{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6f},{:.9g},{:.9g},{:.9g},{:.9g}\n",
+                         bcast_algorithm_info(f.algorithm).name, eq.procs, eq.size, eq.samples, eq.lambda[0], eq.lambda[1],
+                         eq.lambda[2], eq.lambda[3], eq.measured, eq.predicted, eq.weight, f.o0, f.o1, f.l0, f.l1);
+    }
+  }
+  return out;
 }
 
 }  // namespace contend::calibrate

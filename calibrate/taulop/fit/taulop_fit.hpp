@@ -42,6 +42,7 @@ struct TaulopSample {
 
 std::vector<TaulopSample> read_taulop_csv(std::istream& in, const std::string& name);
 std::vector<TaulopSample> read_taulop_csv(const std::string& path);
+std::vector<TaulopSample> read_taulop_csvs(const std::vector<std::string>& paths);
 
 struct NbftEstimate {
   NbftParameters parameters;
@@ -100,5 +101,16 @@ struct TaulopFitOptions {
 };
 
 TaulopCalibration fit_taulop(const std::vector<TaulopSample>& samples, const TaulopFitOptions& options = {});
+
+// How far an algorithm's equations are from their measured times, relative:
+// |predicted - measured| / measured, the median (the upper one of an even
+// count) and the largest.
+struct FitErrors {
+  double median = 0, largest = 0;
+};
+FitErrors fit_errors(const AlgorithmFit& fit);
+
+// Every equation as CSV: algorithm,P,size,samples,lambda_o0,...,measured,predicted,weight,o0,o1,L0,L1.
+std::string fits_csv(const TaulopCalibration& c);
 
 }  // namespace contend::calibrate

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <sstream>
 #include <vector>
 
-#include "sim/core/text.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/yaml_edit.hpp"
 
 namespace contend::calibrate {
 namespace {
@@ -94,40 +94,17 @@ std::string taulop_section(const TaulopCalibration& c, const YamlField& existing
   return out;
 }
 
-std::string replace_model_section(const std::string& yaml, std::string_view model, const std::string& section) {
-  std::vector<std::string> lines;
-  std::istringstream in(yaml);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  auto indent = [](const std::string& line) { return line.find_first_not_of(' '); };
-  auto blank = [&](const std::string& line) { return indent(line) == std::string::npos || line[indent(line)] == '#'; };
-  auto is_key = [&](const std::string& line) {
-    const std::string key = "  " + std::string(model) + ":";
-    return line.rfind(key, 0) == 0 && (line.size() == key.size() || line[key.size()] == ' ');
-  };
+std::string replace_model_section(const std::string& yaml, std::string_view model, const std::string& section,
+                                  const std::string& name) {
+  YamlText text(yaml, name);
+  text.set_entry("models." + std::string(model), section, "model");
+  return text.text();
+}
 
-  const auto models = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("models:", 0) == 0; });
-  std::string out;
-  if (models == lines.end()) {
-    for (const auto& l : lines) out += l + "\n";
-    return out + "models:\n" + section;
-  }
-  if (const auto rest = trim(std::string_view(*models).substr(7)); !rest.empty() && rest[0] != '#') {
-    throw Error("cannot add the " + std::string(model) + " section: write 'models:' in block style (one model per line)");
-  }
-  const auto block_end = std::find_if(models + 1, lines.end(), [&](const std::string& l) { return !blank(l) && indent(l) == 0; });
-  auto first = std::find_if(models + 1, block_end, is_key);
-  auto last = first;
-  if (first != block_end) {
-    last = std::find_if(first + 1, block_end, [&](const std::string& l) { return !blank(l) && indent(l) <= 2; });
-    while (last != first + 1 && blank(*(last - 1)) && indent(*(last - 1)) != std::string::npos && indent(*(last - 1)) <= 2) --last;
-  } else {
-    while (first != models + 1 && indent(*(first - 1)) == std::string::npos) --first;  // before trailing blank lines
-    last = first;
-  }
-  for (auto it = lines.begin(); it != first; ++it) out += *it + "\n";
-  out += section;
-  for (auto it = last; it != lines.end(); ++it) out += *it + "\n";
-  return out;
+std::string update_platform_taulop(const std::string& text, const std::string& name, const TaulopCalibration& c,
+                                   const std::string& source) {
+  const Platform old = parse_platform(YamlField::load_string(text, name));
+  return replace_model_section(text, "taulop", taulop_section(c, old.model_section("taulop"), source), name);
 }
 
 }  // namespace contend::calibrate

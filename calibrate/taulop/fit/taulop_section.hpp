@@ -26,9 +26,15 @@ namespace contend::calibrate {
 // the file's current models.taulop (may be absent).
 std::string taulop_section(const TaulopCalibration& c, const YamlField& existing, const std::string& source);
 
-// `yaml` with models.<model> replaced by `section` (or added to `models:`, or a
-// `models:` block appended). Comments inside the old section are dropped;
-// everything else stays as it was.
-std::string replace_model_section(const std::string& yaml, std::string_view model, const std::string& section);
+// `yaml` (the file `name`) with models.<model> replaced by `section` (or added
+// to `models:`, or a `models:` block appended): YamlText::set_entry. Comments
+// inside the old section go with it; everything else stays as it was.
+std::string replace_model_section(const std::string& yaml, std::string_view model, const std::string& section,
+                                  const std::string& name = "platform");
+
+// The platform file `text` (named `name`) with `c` as its models.taulop,
+// keeping what taulop_section keeps from the section it replaces.
+std::string update_platform_taulop(const std::string& text, const std::string& name, const TaulopCalibration& c,
+                                   const std::string& source);
 
 }  // namespace contend::calibrate

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "sim/core/results.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 
 using namespace contend;

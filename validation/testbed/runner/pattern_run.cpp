@@ -34,7 +34,7 @@
 #include "calibrate/common/mpi_support.hpp"
 #include "validation/testbed/runner/exchange.hpp"
 #include "validation/testbed/runner/runner_steps.hpp"
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/core/atomic_file.hpp"
+#include "sim/core/file_io.hpp"
 
 #include <unistd.h>
 
@@ -7,10 +7,27 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 
 namespace contend {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open '" + path + "' for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw Error("error while reading '" + path + "'");
+  return text.str();
+}
+
+std::string file_names(const std::vector<std::string>& paths) {
+  std::vector<std::string> names;
+  for (const auto& path : paths) names.push_back(std::filesystem::path(path).filename().string());
+  return join(names);
+}
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   namespace fs = std::filesystem;
