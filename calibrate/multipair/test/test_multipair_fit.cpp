@@ -10,6 +10,7 @@
 #include "calibrate/multipair/fit/platform_update.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/yaml_field.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using namespace contend::calibrate;
@@ -33,16 +34,6 @@ std::vector<MultipairSample> synthetic(Level level, int n, double tau, double bw
     }
   }
   return out;
-}
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 bool close(double a, double b, double rel) { return std::abs(a - b) <= rel * std::abs(b); }
@@ -141,20 +132,20 @@ BOOST_AUTO_TEST_CASE(negative_intercept_is_clamped_and_said) {
 BOOST_AUTO_TEST_CASE(rejects_unfittable_series) {
   auto one_size = synthetic(Level::InterNode, 1, 1e-5, 1e7);
   std::erase_if(one_size, [](const MultipairSample& s) { return s.size != 65536u; });
-  BOOST_TEST(error_of([&] { fit_multipair(one_size); }).find("at least two message sizes") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { fit_multipair(one_size); }).find("at least two message sizes") != std::string::npos);
 
   auto flat = synthetic(Level::InterNode, 1, 1e-5, 1e7);
   for (auto& s : flat) s.time = 1e-3;
-  BOOST_TEST(error_of([&] { fit_multipair(flat); }).find("does not grow with the message size") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { fit_multipair(flat); }).find("does not grow with the message size") != std::string::npos);
 
   auto twice = synthetic(Level::InterNode, 2, 1e-5, 1e7);
   auto other = synthetic(Level::InterNode, 2, 1e-5, 1e7);
   for (auto& s : other) s.ranks = 8;
   twice.insert(twice.end(), other.begin(), other.end());
-  BOOST_TEST(error_of([&] { fit_multipair(twice); }).find("two series for inter_node N = 2") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { fit_multipair(twice); }).find("two series for inter_node N = 2") != std::string::npos);
 
   const auto no_single = fit_multipair(synthetic(Level::InterNode, 2, 1e-5, 1e7)).at(Level::InterNode);
-  BOOST_TEST(error_of([&] { no_single.table(); }).find("no N = 1 series") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { no_single.table(); }).find("no N = 1 series") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(reads_the_benchmark_csv) {
@@ -170,7 +161,7 @@ BOOST_AUTO_TEST_CASE(reads_the_benchmark_csv) {
 
 BOOST_AUTO_TEST_CASE(csv_errors_name_the_place) {
   auto error = [](const std::string& text) {
-    return error_of([&] {
+    return test::error_message([&] {
       std::istringstream in(text);
       read_multipair_csv(in, "raw.csv");
     });
@@ -240,7 +231,7 @@ BOOST_AUTO_TEST_CASE(platform_update_refuses_flow_style_levels) {
       "inter_socket: {latency: 1us, eager_threshold: 8KiB, bandwidth: 1GB/s}, "
       "inter_node: {latency: 1us, eager_threshold: 8KiB, bandwidth: 1GB/s}}\n"
       "nic: {bandwidth: 1GB/s}\nnetwork: {topology: star}\n";
-  BOOST_TEST(error_of([&] { update_platform_levels(flow, "x.yaml", two_level_fit(), kSources); })
+  BOOST_TEST(test::error_message([&] { update_platform_levels(flow, "x.yaml", two_level_fit(), kSources); })
                  .find("x.yaml:3:10: levels.intra_socket: cannot rewrite this level in place") == 0u);
 }
 

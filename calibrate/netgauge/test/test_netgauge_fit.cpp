@@ -13,6 +13,7 @@
 #include "calibrate/netgauge/fit/netgauge_fit.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/yaml_field.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using namespace contend::calibrate;
@@ -86,16 +87,6 @@ void check_range(const ProtocolFit& r, const Truth& t, double tolerance) {
   check_close(r.L, t.L, 2 * tolerance, "L");
 }
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(netgauge_line_fit)
@@ -150,7 +141,7 @@ BOOST_AUTO_TEST_CASE(one_point_is_a_constant_and_none_an_error) {
   const LineFit f = fit_line({64}, {3e-6}, true);
   BOOST_TEST(f.intercept == 3e-6);
   BOOST_TEST(f.slope == 0.0);
-  BOOST_TEST(!error_of([] { fit_line({}, {}, true); }).empty());
+  BOOST_TEST(test::error_message([] { fit_line({}, {}, true); }) != test::kNoError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -253,7 +244,7 @@ BOOST_AUTO_TEST_CASE(given_and_no_switch) {
   given.bytes = 8192;
   check_range(fit_loggops(synthetic_machine(0), given).rendezvous, kRendezvous, 1e-6);
   given.bytes = 1 << 30;
-  BOOST_TEST(error_of([&] { fit_loggops(synthetic_machine(0), given); }).find("all on one side") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { fit_loggops(synthetic_machine(0), given); }).find("all on one side") != std::string::npos);
   SwitchChoice none;
   none.mode = SwitchChoice::Mode::None;
   const auto one = fit_loggops(synthetic_machine(0), none);
@@ -274,7 +265,7 @@ BOOST_AUTO_TEST_CASE(model_round_trip_is_bacons_formula) {
   BOOST_TEST(model_round_trip(r, "contiguous", 1000) == 8e-6, boost::test_tools::tolerance(1e-12));
   // k = 100: max(0.4, 0.6) + 1 + 0.05 + 0.3 = 1.95 us.
   BOOST_TEST(model_round_trip(r, "contiguous", 100) == 3.9e-6, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(error_of([&] { model_round_trip(r, "vector:1,1,2:int", 8); }).find("no fitted overheads") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { model_round_trip(r, "vector:1,1,2:int", 8); }).find("no fitted overheads") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(raw_csv_is_read_and_checked) {
@@ -305,12 +296,12 @@ BOOST_AUTO_TEST_CASE(raw_csv_is_read_and_checked) {
   BOOST_TEST(least.receive_overhead() == 0.5e-6, boost::test_tools::tolerance(1e-9));
   const auto bad = (dir / "bad.csv").string();
   { std::ofstream(bad) << "datatype,bytes,count,quantity,n,delay,repetition,time\ncontiguous,8,8,prtt,1,0,0,soon\n"; }
-  BOOST_TEST(error_of([&] { read_netgauge_csv(bad); }).find("bad.csv:2:1: expected a time in seconds, got 'soon'") !=
+  BOOST_TEST(test::error_message([&] { read_netgauge_csv(bad); }).find("bad.csv:2:1: expected a time in seconds, got 'soon'") !=
              std::string::npos);
   { std::ofstream(bad) << "size,time\n"; }
-  BOOST_TEST(error_of([&] { read_netgauge_csv(bad); }).find("expected the header") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { read_netgauge_csv(bad); }).find("expected the header") != std::string::npos);
   { std::ofstream(bad) << "datatype,bytes,count,quantity,n,delay,repetition,time\ncontiguous,8,8,prtt,1,0,0,1e-6\n"; }
-  BOOST_TEST(error_of([&] { estimate_sizes(read_netgauge_csv(bad)); }).find("contiguous 8 B: needs") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { estimate_sizes(read_netgauge_csv(bad)); }).find("contiguous 8 B: needs") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

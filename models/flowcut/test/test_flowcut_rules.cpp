@@ -12,6 +12,7 @@
 #include "models/flowcut/cut_table.hpp"
 #include "models/flowcut/event_queue.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using Conflict = ConflictGraph::Conflict;
@@ -48,12 +49,7 @@ FlowCutTable parse(const std::string& yaml) {
 }
 
 std::string parse_error(const std::string& yaml) {
-  try {
-    parse(yaml);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse(yaml); });
 }
 
 }  // namespace

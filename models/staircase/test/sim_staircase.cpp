@@ -10,6 +10,7 @@
 #include "models/staircase/closed_form.hpp"
 #include "sim/engine/mpi.hpp"
 #include "sim/core/mapping.hpp"
+#include "models/staircase/test/staircase_levels.hpp"
 #include "tests/harness/sim_fixture.hpp"
 
 using namespace contend;
@@ -17,10 +18,6 @@ using namespace contend::test;
 namespace tt = boost::test_tools;
 
 namespace {
-
-const std::string kLevels = levels_yaml("0us", "1", {"{1: 10GB/s, 2: 16GB/s, 4: 18GB/s, 8: 20GB/s}",
-                                                     "{1: 5GB/s, 2: 8GB/s, 4: 11GB/s, 8: 12GB/s}",
-                                                     "{1: 10GB/s, 2: 12GB/s}"});
 
 const std::string kTenGigabyteLevels = levels_yaml("0us", "1", "10GB/s");
 
@@ -63,7 +60,7 @@ std::map<int, double> expected_receive_times(const Platform& p, const Mapping& m
 }
 
 void check_random_pattern(unsigned seed, const std::string& mapping) {
-  const std::string yaml = platform_yaml(2, 2, 4, kLevels);
+  const std::string yaml = platform_yaml(2, 2, 4, kStaircaseLevels);
   const Platform p = parse_platform_text(yaml);
   const Mapping m = make_mapping(mapping, 16, p.nodes, false);
   std::mt19937 rng(seed);

@@ -12,6 +12,7 @@
 #include "models/taulop/parameters.hpp"
 #include "models/taulop/transfer_model.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using namespace contend::taulop;
@@ -40,12 +41,7 @@ bcast:
 Parameters parse(const std::string& text) { return parse_parameters(YamlField::load_string(text, "t.yaml")); }
 
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse(text); });
 }
 
 // Fig. 4 of the paper: two nodes of four cores, ranks 0-3 and 4-7.

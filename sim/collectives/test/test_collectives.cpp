@@ -7,6 +7,7 @@
 #include "sim/collectives/decision.hpp"
 #include "sim/collectives/topology.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using namespace contend::coll;
@@ -299,14 +300,7 @@ BOOST_AUTO_TEST_CASE(forced_algorithms_override_the_rules) {
 
 BOOST_AUTO_TEST_CASE(bad_coll_options_are_named) {
   CollectiveSettings s;
-  auto message = [&](const char* option) {
-    try {
-      apply_coll_option(s, option);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
-  };
+  auto message = [&](const char* option) { return test::error_message([&] { apply_coll_option(s, option); }); };
   BOOST_TEST(message("bcast") == "--coll 'bcast': expected OP=ALGORITHM[:SEGSIZE[:FANOUT]], e.g. bcast=chain:8192");
   BOOST_TEST(message("bcast=chain:8K:0") == "--coll 'bcast=chain:8K:0': bad fanout '0'; expected an integer from 1 to 32");
   BOOST_TEST(message("bcast=binary:0:3") == "--coll 'bcast=binary:0:3': a fanout applies to chain and knomial only, not binary");

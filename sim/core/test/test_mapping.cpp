@@ -5,21 +5,13 @@
 
 #include "sim/core/mapping.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 
 namespace {
 
 NodeArchitecture arch(int nodes, int sockets, int cores) { return NodeArchitecture{nodes, sockets, cores, 1e9}; }
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 std::string write_temp(const std::string& name, const std::string& content) {
   const auto path = (std::filesystem::temp_directory_path() / name).string();
@@ -46,7 +38,7 @@ BOOST_AUTO_TEST_CASE(block_fills_node_by_node) {
 }
 
 BOOST_AUTO_TEST_CASE(block_needs_oversubscribe_beyond_cores) {
-  BOOST_TEST(error_of([] { make_mapping("block", 17, arch(2, 2, 4), false); }) ==
+  BOOST_TEST(test::error_message([] { make_mapping("block", 17, arch(2, 2, 4), false); }) ==
              "mapping 'block': 17 ranks but the platform has only 16 cores (2 nodes x 8); pass --oversubscribe to share "
              "cores");
   const auto m = make_mapping("block", 18, arch(2, 2, 4), true);
@@ -86,7 +78,7 @@ BOOST_AUTO_TEST_CASE(mapping_file_errors) {
   const auto a = arch(2, 2, 4);
   auto bad = [&](const std::string& content) {
     const auto path = write_temp("contend-map-bad.txt", content);
-    return error_of([&] { make_mapping(path, 2, a, false); });
+    return test::error_message([&] { make_mapping(path, 2, a, false); });
   };
   const std::string f = (std::filesystem::temp_directory_path() / "contend-map-bad.txt").string();
   BOOST_TEST(bad("0 0 0\n") == f + ":1:1: expected 'rank node socket core', got 3 fields");
@@ -100,7 +92,7 @@ BOOST_AUTO_TEST_CASE(mapping_file_errors) {
 }
 
 BOOST_AUTO_TEST_CASE(unknown_mapping_name) {
-  BOOST_TEST(error_of([] { make_mapping("cyclc", 2, arch(2, 2, 4), false); }) ==
+  BOOST_TEST(test::error_message([] { make_mapping("cyclc", 2, arch(2, 2, 4), false); }) ==
              "--mapping 'cyclc': neither a mapping name (block, cyclic, socket) nor an existing file (did you mean "
              "'cyclic'?)");
 }

@@ -5,6 +5,7 @@
 
 #include "sim/core/platform.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 
@@ -27,12 +28,7 @@ Platform parse(const std::string& text) { return parse_platform(YamlField::load_
 
 // The whole error message, exactly.
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse(text); });
 }
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {

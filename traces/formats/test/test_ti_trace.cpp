@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "traces/formats/ti_trace.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 namespace fs = std::filesystem;
@@ -23,12 +24,7 @@ TiAction parse(const std::string& line, int world = 4) {
 }
 
 std::string error_of(const std::string& line, int world = 4) {
-  try {
-    parse_ti_line(line, "t.txt", 7, world, two_ranks);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse_ti_line(line, "t.txt", 7, world, two_ranks); });
 }
 
 // A fresh directory under the system's temporary one.
