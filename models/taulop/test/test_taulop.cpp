@@ -55,6 +55,19 @@ Mapping two_quad_nodes() {
 
 std::vector<std::vector<int>> children(const BcastTree& t) { return t.children; }
 
+// kSection's broadcast models for P = 8 on Fig. 4's nodes.
+struct FigureFour {
+  const Parameters p = parse(kSection);
+  const Mapping mapping = two_quad_nodes();
+  const BcastModels models{p, mapping};
+};
+
+// Advances `model` through its events until none is left; two transfers end.
+void run_until_both_done(TransferModel& model, std::vector<TransferModel::Completion>& done) {
+  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
+  BOOST_REQUIRE(done.size() == 2u);
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(taulop_parameters)
@@ -136,10 +149,7 @@ BOOST_AUTO_TEST_SUITE(taulop_bcast_models)
 
 // Worked by hand for P = 8 on two quad-core nodes (the paper's Fig. 4),
 // m = 3 bytes = 3 segments; see the comment of each case.
-BOOST_AUTO_TEST_CASE(nbft_eqs_4_and_8) {
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  const BcastModels models(p, mapping);
+BOOST_FIXTURE_TEST_CASE(nbft_eqs_4_and_8, FigureFour) {
   const AlgorithmParameters a = p.for_algorithm(BcastAlgorithm::Binomial);
   BOOST_TEST(p2p_time(a, kSharedMemory, 1) == 2);
   BOOST_TEST(p2p_time(a, kNetwork, 1) == 10);
@@ -151,53 +161,40 @@ BOOST_AUTO_TEST_CASE(nbft_eqs_4_and_8) {
   BOOST_TEST(models.nbft_time(a, 5, 4) == 18);       // gamma^1(5) = 1.8 extended
 }
 
-BOOST_AUTO_TEST_CASE(binomial_eq_9) {
+BOOST_FIXTURE_TEST_CASE(binomial_eq_9, FigureFour) {
   // NBFTs: 0->{1,2 | 4} gamma^1(3) 10 = 12; 1->{3 | 5}, 2->{6}, 3->{7}: 10.
   // Depth maxima 12, 10, 10; stages 3 + 3 - 1 = 5: 12 + 12 + 12 + 10 + 10.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).binomial(3) == 56, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(models.binomial(3) == 56, boost::test_tools::tolerance(1e-12));
 }
 
-BOOST_AUTO_TEST_CASE(chain_eq_10) {
+BOOST_FIXTURE_TEST_CASE(chain_eq_10, FigureFour) {
   // 0->1->...->7: 2 per shared-memory hop, 10 for 3->4. 7 + 3 - 1 = 9
   // stages; depth 3 runs in stages 4-6: 3 x 10 + 6 x 2.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).chain(3) == 42, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(models.chain(3) == 42, boost::test_tools::tolerance(1e-12));
 }
 
-BOOST_AUTO_TEST_CASE(kchain_eq_12) {
+BOOST_FIXTURE_TEST_CASE(kchain_eq_12, FigureFour) {
   // K = 2: 0->{1 | 5} (floor(1/2) = 0: gamma^1(2)) = 10; 1->2->3, 5->6->7: 2;
   // 3->4: 10. Depth maxima 10, 2, 2, 10; 4 + 3 - 1 = 6 stages, each holding
   // depth 0 or depth 3: 6 x 10.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).kchain(3) == 60, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(models.kchain(3) == 60, boost::test_tools::tolerance(1e-12));
 }
 
-BOOST_AUTO_TEST_CASE(binary_eq_11) {
+BOOST_FIXTURE_TEST_CASE(binary_eq_11, FigureFour) {
   // 0->{1,2} shared memory: gamma^0(3) 2 = 3; 1->{3 | 5}: 10; 2->{| 4,6}:
   // gamma^1(3) 10 = 12; 3->{7}: 10. Depth maxima 3, 12, 10; 5 stages:
   // 3 + 12 + 12 + 12 + 10.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).binary(3) == 49, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(models.binary(3) == 49, boost::test_tools::tolerance(1e-12));
 }
 
-BOOST_AUTO_TEST_CASE(split_binary_eq_13) {
+BOOST_FIXTURE_TEST_CASE(split_binary_eq_13, FigureFour) {
   // m = 6: halves of 3 segments through the binary tree (49, as above), then
   // pairs (1,2) shm 2, (3,4) network 10, (5,6) shm 2, (7, root) network 10.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).split_binary(6) == 59, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(models.split_binary(6) == 59, boost::test_tools::tolerance(1e-12));
 }
 
-BOOST_AUTO_TEST_CASE(linear_eq_1) {
+BOOST_FIXTURE_TEST_CASE(linear_eq_1, FigureFour) {
   // Ranks 1-3 by shared memory (2 each), 4-7 by network (10 each).
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  const BcastModels models(p, mapping);
   BOOST_TEST(models.linear(6) == 46, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(models.predict(BcastAlgorithm::Linear, 6) == 46, boost::test_tools::tolerance(1e-12));
 }
@@ -215,10 +212,7 @@ BOOST_AUTO_TEST_CASE(gros_binomial_stage_factor_of_eq_20) {
   BOOST_TEST(models.binomial(4 << 20) - models.binomial(2 << 20) == 256 * 1.424 * t1, boost::test_tools::tolerance(1e-9));
 }
 
-BOOST_AUTO_TEST_CASE(more_segments_never_cost_less) {
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  const BcastModels models(p, mapping);
+BOOST_FIXTURE_TEST_CASE(more_segments_never_cost_less, FigureFour) {
   for (auto algorithm : kBcastAlgorithms) {
     double previous = 0;
     for (double m = 1; m <= 64; m *= 2) {
@@ -240,8 +234,7 @@ BOOST_AUTO_TEST_CASE(alone) {
   std::vector<TransferModel::Completion> done;
   model.start(0, {0, 1, 0, 0}, 100, 0);
   model.start(1, {2, 3, 1, 2}, 100, 0);
-  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
-  BOOST_REQUIRE(done.size() == 2u);
+  run_until_both_done(model, done);
   BOOST_TEST(done[0].id == 0u);
   BOOST_TEST(done[0].time == 1 + 2 + 2);  // o^0 + 2 L^0
   BOOST_TEST(done[1].time == 0.5 + 2 + 4 + 2);  // o^1 + 2 L^0 + L^1
@@ -257,8 +250,7 @@ BOOST_AUTO_TEST_CASE(shared_channel_slows_both) {
   model.start(0, {0, 1, 0, 0}, 100, 0);
   model.advance(3, done);
   model.start(1, {2, 3, 0, 0}, 100, 3);
-  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
-  BOOST_REQUIRE(done.size() == 2u);
+  run_until_both_done(model, done);
   BOOST_TEST(done[0].time == 6, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 9, boost::test_tools::tolerance(1e-12));
 }
@@ -273,8 +265,7 @@ BOOST_AUTO_TEST_CASE(one_pair_keeps_its_order) {
   std::vector<TransferModel::Completion> done;
   model.start(0, {0, 1, 0, 0}, 100, 0);
   model.start(1, {0, 1, 0, 0}, 100, 0);
-  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
-  BOOST_REQUIRE(done.size() == 2u);
+  run_until_both_done(model, done);
   BOOST_TEST(done[0].id == 0u);
   BOOST_TEST(done[0].time == 7, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 9, boost::test_tools::tolerance(1e-12));
@@ -289,8 +280,7 @@ BOOST_AUTO_TEST_CASE(network_from_one_nic) {
   std::vector<TransferModel::Completion> done;
   model.start(0, {0, 1, 0, 1}, 100, 0);
   model.start(1, {0, 2, 0, 2}, 100, 0);
-  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
-  BOOST_REQUIRE(done.size() == 2u);
+  run_until_both_done(model, done);
   BOOST_TEST(done[0].time == 11.5, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 11.5, boost::test_tools::tolerance(1e-12));
 }

@@ -8,10 +8,24 @@
 #include "tests/harness/error_message.hpp"
 
 using namespace contend;
+namespace tt = boost::test_tools;
+
+namespace contend {
+std::ostream& operator<<(std::ostream& out, const Placement& p) {
+  return out << "{" << p.node << ", " << p.socket << ", " << p.core << "}";
+}
+}  // namespace contend
 
 namespace {
 
 NodeArchitecture arch(int nodes, int sockets, int cores) { return NodeArchitecture{nodes, sockets, cores, 1e9}; }
+
+// Every rank's placement (node, socket, core), in rank order.
+std::vector<Placement> placements(const Mapping& m) {
+  std::vector<Placement> out;
+  for (int rank = 0; rank < m.rank_count(); ++rank) out.push_back(m[rank]);
+  return out;
+}
 
 std::string write_temp(const std::string& name, const std::string& content) {
   const auto path = (std::filesystem::temp_directory_path() / name).string();
@@ -25,12 +39,9 @@ BOOST_AUTO_TEST_SUITE(mapping)
 
 BOOST_AUTO_TEST_CASE(block_fills_node_by_node) {
   const auto m = make_mapping("block", 8, arch(2, 2, 2), false);
-  BOOST_TEST((m[0] == Placement{0, 0, 0}));
-  BOOST_TEST((m[1] == Placement{0, 0, 1}));
-  BOOST_TEST((m[2] == Placement{0, 1, 0}));
-  BOOST_TEST((m[3] == Placement{0, 1, 1}));
-  BOOST_TEST((m[4] == Placement{1, 0, 0}));
-  BOOST_TEST((m[7] == Placement{1, 1, 1}));
+  const std::vector<Placement> expected = {{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {0, 1, 1},
+                                           {1, 0, 0}, {1, 0, 1}, {1, 1, 0}, {1, 1, 1}};
+  BOOST_TEST(placements(m) == expected, tt::per_element());
   BOOST_TEST(m.level(0, 1) == Level::IntraSocket);
   BOOST_TEST(m.level(0, 2) == Level::InterSocket);
   BOOST_TEST(m.level(3, 4) == Level::InterNode);
@@ -48,30 +59,21 @@ BOOST_AUTO_TEST_CASE(block_needs_oversubscribe_beyond_cores) {
 
 BOOST_AUTO_TEST_CASE(cyclic_deals_over_nodes) {
   const auto m = make_mapping("cyclic", 6, arch(3, 2, 2), false);
-  BOOST_TEST((m[0] == Placement{0, 0, 0}));
-  BOOST_TEST((m[1] == Placement{1, 0, 0}));
-  BOOST_TEST((m[2] == Placement{2, 0, 0}));
-  BOOST_TEST((m[3] == Placement{0, 0, 1}));
-  BOOST_TEST((m[5] == Placement{2, 0, 1}));
+  BOOST_TEST(placements(m) == std::vector<Placement>({{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0, 1}, {1, 0, 1}, {2, 0, 1}}),
+             tt::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(socket_deals_over_sockets_of_a_node) {
   // Open MPI --map-by socket: 0 -> s0, 1 -> s1, 2 -> s0, ... until the node is full.
   const auto m = make_mapping("socket", 6, arch(2, 2, 2), false);
-  BOOST_TEST((m[0] == Placement{0, 0, 0}));
-  BOOST_TEST((m[1] == Placement{0, 1, 0}));
-  BOOST_TEST((m[2] == Placement{0, 0, 1}));
-  BOOST_TEST((m[3] == Placement{0, 1, 1}));
-  BOOST_TEST((m[4] == Placement{1, 0, 0}));
-  BOOST_TEST((m[5] == Placement{1, 1, 0}));
+  BOOST_TEST(placements(m) == std::vector<Placement>({{0, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 1, 1}, {1, 0, 0}, {1, 1, 0}}),
+             tt::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(mapping_file) {
   const auto path = write_temp("contend-map-ok.txt", "# rank node socket core\n0 1 0 0\n1 0 1 3\n\n2 0 0 0 # last\n");
   const auto m = make_mapping(path, 3, arch(2, 2, 4), false);
-  BOOST_TEST((m[0] == Placement{1, 0, 0}));
-  BOOST_TEST((m[1] == Placement{0, 1, 3}));
-  BOOST_TEST((m[2] == Placement{0, 0, 0}));
+  BOOST_TEST(placements(m) == std::vector<Placement>({{1, 0, 0}, {0, 1, 3}, {0, 0, 0}}), tt::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(mapping_file_errors) {
