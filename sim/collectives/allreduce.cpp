@@ -136,19 +136,7 @@ void allreduce_recursive_doubling(Context& c, std::uint64_t count) {
   const int size = c.size(), rank = c.rank();
   const int adjsize = largest_power_of_two_at_most(size);
   const int extra = size - adjsize;
-  int newrank;
-  if (rank < 2 * extra) {
-    if (rank % 2 == 0) {
-      c.send(rank + 1, count);
-      newrank = -1;
-    } else {
-      c.recv(rank - 1, count);
-      c.reduce_compute(count);
-      newrank = rank >> 1;
-    }
-  } else {
-    newrank = rank - extra;
-  }
+  const int newrank = fold_even_into_odd(c, extra, count);
   for (int distance = 1; distance < adjsize && newrank >= 0; distance <<= 1) {
     const int newremote = newrank ^ distance;
     const int remote = newremote < extra ? newremote * 2 + 1 : newremote + extra;

@@ -132,6 +132,13 @@ struct HalvingPlan {
   std::vector<HalvingStep> steps;
 };
 HalvingPlan rabenseifner_reduce_scatter(Context& c, std::uint64_t count);
+
+// The other reductions' fold (allreduce recursive doubling, reduce_scatter
+// recursive halving and butterfly): of the first 2r ranks, each even one
+// sends its `count` elements to rank + 1 and drops out, each odd one
+// receives and reduces them. Returns the rank among the p' ranks that go
+// on (rank / 2 below 2r, rank - r above), -1 for those that dropped out.
+int fold_even_into_odd(Context& c, int remainder, std::uint64_t count);
 inline int rabenseifner_real_rank(int vrank, int remainder) {
   return vrank < remainder ? vrank * 2 : vrank + remainder;
 }

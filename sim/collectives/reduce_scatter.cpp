@@ -36,19 +36,7 @@ void reduce_scatter_recursive_halving(Context& c, const Counts& blocks) {
   if (count == 0) return;
   const int pof2 = largest_power_of_two_at_most(size);
   const int remain = size - pof2;
-  int tmp_rank;
-  if (rank < 2 * remain) {
-    if (rank % 2 == 0) {
-      c.send(rank + 1, count);
-      tmp_rank = -1;
-    } else {
-      c.recv(rank - 1, count);
-      c.reduce_compute(count);
-      tmp_rank = rank / 2;
-    }
-  } else {
-    tmp_rank = rank - remain;
-  }
+  const int tmp_rank = fold_even_into_odd(c, remain, count);
   if (tmp_rank >= 0) {
     std::vector<std::uint64_t> tmp_counts(static_cast<std::size_t>(pof2));
     for (int i = 0; i < pof2; ++i) {
@@ -138,19 +126,7 @@ void reduce_scatter_butterfly(Context& c, const Counts& blocks) {
     for (int i = a; i <= b; ++i) n += at(blocks, i);
     return n;
   };
-  int vrank;
-  if (rank < 2 * rem) {
-    if (rank % 2 == 0) {
-      c.send(rank + 1, total);
-      vrank = -1;
-    } else {
-      c.recv(rank - 1, total);
-      c.reduce_compute(total);
-      vrank = rank / 2;
-    }
-  } else {
-    vrank = rank - rem;
-  }
+  const int vrank = fold_even_into_odd(c, rem, total);
   if (vrank != -1) {
     int nblocks = pof2, send_index = 0, recv_index = 0;
     for (int mask = 1; mask < pof2; mask <<= 1) {
