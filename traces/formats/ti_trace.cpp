@@ -199,32 +199,31 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
       a.datatype1 = f.datatype(4);
       break;
     case TiKind::Reduce:
-      f.need(4, "RANK reduce COUNT FLOPS [ROOT [DATATYPE]]");
+    case TiKind::Allreduce: {
+      const bool rooted = a.kind == TiKind::Reduce;
+      f.need(4, fmt::format("RANK {} COUNT FLOPS [{}]", name, rooted ? "ROOT [DATATYPE]" : "DATATYPE"));
       a.count = f.count(2, "count");
       a.amount = f.amount(3, "flops");
-      a.root = f.optional_root(4, world);
-      a.datatype1 = f.datatype(5);
+      if (rooted) a.root = f.optional_root(4, world);
+      a.datatype1 = f.datatype(rooted ? 5 : 4);
       break;
-    case TiKind::Allreduce:
-      f.need(4, "RANK allreduce COUNT FLOPS [DATATYPE]");
-      a.count = f.count(2, "count");
-      a.amount = f.amount(3, "flops");
-      a.datatype1 = f.datatype(4);
-      break;
+    }
     case TiKind::Alltoall:
     case TiKind::Allgather:
-      f.need(4, fmt::format("RANK {} SEND_COUNT RECV_COUNT [DATATYPE1 [DATATYPE2]]", name));
-      a.send_count = f.count(2, "send count");
-      a.recv_count = f.count(3, "receive count");
-      f.datatypes(4, a);
-      break;
     case TiKind::Gather:
-    case TiKind::Scatter:
-      f.need(4, fmt::format("RANK {} SEND_COUNT RECV_COUNT [ROOT [DATATYPE1 [DATATYPE2]]]", name));
+    case TiKind::Scatter: {
+      const bool rooted = a.kind == TiKind::Gather || a.kind == TiKind::Scatter;
+      f.need(4, fmt::format("RANK {} SEND_COUNT RECV_COUNT [{}DATATYPE1 [DATATYPE2]{}]", name, rooted ? "ROOT [" : "",
+                            rooted ? "]" : ""));
       a.send_count = f.count(2, "send count");
       a.recv_count = f.count(3, "receive count");
-      f.root_and_datatypes(4, world, a);
+      if (rooted) {
+        f.root_and_datatypes(4, world, a);
+      } else {
+        f.datatypes(4, a);
+      }
       break;
+    }
     case TiKind::Gatherv:
     case TiKind::Allgatherv: {
       const auto n = static_cast<std::size_t>(world);
