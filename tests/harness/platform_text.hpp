@@ -41,6 +41,12 @@ inline std::string platform_yaml(int nodes, int sockets, int cores, const std::s
          "\nnetwork: " + network + "\n";
 }
 
+// `nodes` nodes of one socket of `cores` cores on a star whose links and
+// NICs carry 1 GB/s.
+inline std::string star_cluster_yaml(int nodes, int cores, const std::string& levels) {
+  return platform_yaml(nodes, 1, cores, levels, "{topology: star, link_bandwidth: 1GB/s}", "{bandwidth: 1GB/s}");
+}
+
 // The platform `text` describes; errors name `file`.
 inline Platform parse_platform_text(const std::string& text, const std::string& file = "test.yaml") {
   return parse_platform(YamlField::load_string(text, file));

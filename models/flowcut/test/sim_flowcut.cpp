@@ -25,8 +25,7 @@ const std::string kTable =
 
 std::string cluster(int nodes, int cores = 1, const std::string& models = kTable) {
   const std::string levels = levels_yaml({"1us", "1us", "5us"}, "1KiB", {"500MB/s", "500MB/s", "100MB/s"});
-  return platform_yaml(nodes, 1, cores, levels, "{topology: star, link_bandwidth: 1GB/s}", "{bandwidth: 1GB/s}") +
-         models;
+  return star_cluster_yaml(nodes, cores, levels) + models;
 }
 
 const RunOptions kFlowcut{.model = "flowcut"};

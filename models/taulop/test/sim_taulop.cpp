@@ -28,8 +28,7 @@ const std::string kTauLop =
 std::string cluster(int nodes, int cores) {
   // Eager below 1 KiB: the messages below move as soon as both sides posted.
   const std::string levels = levels_yaml({"1us", "1us", "10us"}, "1KiB", {"1GB/s", "1GB/s", "100MB/s"});
-  return platform_yaml(nodes, 1, cores, levels, "{topology: star, link_bandwidth: 1GB/s}", "{bandwidth: 1GB/s}") +
-         kTauLop;
+  return star_cluster_yaml(nodes, cores, levels) + kTauLop;
 }
 
 const RunOptions kTaulop{.model = "taulop"};

@@ -161,42 +161,41 @@ BOOST_FIXTURE_TEST_CASE(nbft_eqs_4_and_8, FigureFour) {
   BOOST_TEST(models.nbft_time(a, 5, 4) == 18);       // gamma^1(5) = 1.8 extended
 }
 
-BOOST_FIXTURE_TEST_CASE(binomial_eq_9, FigureFour) {
-  // NBFTs: 0->{1,2 | 4} gamma^1(3) 10 = 12; 1->{3 | 5}, 2->{6}, 3->{7}: 10.
-  // Depth maxima 12, 10, 10; stages 3 + 3 - 1 = 5: 12 + 12 + 12 + 10 + 10.
-  BOOST_TEST(models.binomial(3) == 56, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_FIXTURE_TEST_CASE(chain_eq_10, FigureFour) {
-  // 0->1->...->7: 2 per shared-memory hop, 10 for 3->4. 7 + 3 - 1 = 9
-  // stages; depth 3 runs in stages 4-6: 3 x 10 + 6 x 2.
-  BOOST_TEST(models.chain(3) == 42, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_FIXTURE_TEST_CASE(kchain_eq_12, FigureFour) {
-  // K = 2: 0->{1 | 5} (floor(1/2) = 0: gamma^1(2)) = 10; 1->2->3, 5->6->7: 2;
-  // 3->4: 10. Depth maxima 10, 2, 2, 10; 4 + 3 - 1 = 6 stages, each holding
-  // depth 0 or depth 3: 6 x 10.
-  BOOST_TEST(models.kchain(3) == 60, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_FIXTURE_TEST_CASE(binary_eq_11, FigureFour) {
-  // 0->{1,2} shared memory: gamma^0(3) 2 = 3; 1->{3 | 5}: 10; 2->{| 4,6}:
-  // gamma^1(3) 10 = 12; 3->{7}: 10. Depth maxima 3, 12, 10; 5 stages:
-  // 3 + 12 + 12 + 12 + 10.
-  BOOST_TEST(models.binary(3) == 49, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_FIXTURE_TEST_CASE(split_binary_eq_13, FigureFour) {
-  // m = 6: halves of 3 segments through the binary tree (49, as above), then
-  // pairs (1,2) shm 2, (3,4) network 10, (5,6) shm 2, (7, root) network 10.
-  BOOST_TEST(models.split_binary(6) == 59, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_FIXTURE_TEST_CASE(linear_eq_1, FigureFour) {
-  // Ranks 1-3 by shared memory (2 each), 4-7 by network (10 each).
+// Each algorithm worked by hand, m = 3 segments of 1 byte (6 for split binary).
+BOOST_FIXTURE_TEST_CASE(pipelined_trees_eqs_1_and_9_to_13, FigureFour) {
+  struct Case {
+    BcastAlgorithm algorithm;
+    double m, expected;
+  };
+  const Case cases[] = {
+      // Eq. (9), binomial. NBFTs: 0->{1,2 | 4} gamma^1(3) 10 = 12; 1->{3 | 5},
+      // 2->{6}, 3->{7}: 10. Depth maxima 12, 10, 10; stages 3 + 3 - 1 = 5:
+      // 12 + 12 + 12 + 10 + 10.
+      {BcastAlgorithm::Binomial, 3, 56},
+      // Eq. (10), chain. 0->1->...->7: 2 per shared-memory hop, 10 for 3->4.
+      // 7 + 3 - 1 = 9 stages; depth 3 runs in stages 4-6: 3 x 10 + 6 x 2.
+      {BcastAlgorithm::Chain, 3, 42},
+      // Eq. (12), K-chain, K = 2: 0->{1 | 5} (floor(1/2) = 0: gamma^1(2)) = 10;
+      // 1->2->3, 5->6->7: 2; 3->4: 10. Depth maxima 10, 2, 2, 10; 4 + 3 - 1 =
+      // 6 stages, each holding depth 0 or depth 3: 6 x 10.
+      {BcastAlgorithm::KChain, 3, 60},
+      // Eq. (11), binary. 0->{1,2} shared memory: gamma^0(3) 2 = 3; 1->{3 | 5}:
+      // 10; 2->{| 4,6}: gamma^1(3) 10 = 12; 3->{7}: 10. Depth maxima 3, 12,
+      // 10; 5 stages: 3 + 12 + 12 + 12 + 10.
+      {BcastAlgorithm::Binary, 3, 49},
+      // Eq. (13), split binary, m = 6: halves of 3 segments through the binary
+      // tree (49, as above), then pairs (1,2) shm 2, (3,4) network 10, (5,6)
+      // shm 2, (7, root) network 10.
+      {BcastAlgorithm::SplitBinary, 6, 59},
+      // Eq. (1), linear: ranks 1-3 by shared memory (2 each), 4-7 by network (10 each).
+      {BcastAlgorithm::Linear, 6, 46},
+  };
+  for (const Case& c : cases) {
+    BOOST_TEST_CONTEXT(bcast_algorithm_name(c.algorithm) << ", m = " << c.m) {
+      BOOST_TEST(models.predict(c.algorithm, c.m) == c.expected, boost::test_tools::tolerance(1e-12));
+    }
+  }
   BOOST_TEST(models.linear(6) == 46, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(models.predict(BcastAlgorithm::Linear, 6) == 46, boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(gros_binomial_stage_factor_of_eq_20) {
