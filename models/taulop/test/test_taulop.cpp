@@ -62,10 +62,19 @@ struct FigureFour {
   const BcastModels models{p, mapping};
 };
 
-// Advances `model` through its events until none is left; two transfers end.
-void run_until_both_done(TransferModel& model, std::vector<TransferModel::Completion>& done) {
+// Transfers 0 (from time 0) and 1 (from `second_starts`) of 100 bytes under
+// kSection on `nodes` nodes, run until none is left: both completions, in order.
+std::vector<TransferModel::Completion> two_transfers(int nodes, const TransferModel::Endpoints& first,
+                                                     const TransferModel::Endpoints& second, double second_starts = 0) {
+  const Parameters p = parse(kSection);
+  TransferModel model(p, nodes);
+  std::vector<TransferModel::Completion> done;
+  model.start(0, first, 100, 0);
+  if (second_starts > 0) model.advance(second_starts, done);
+  model.start(1, second, 100, second_starts);
   while (model.next_event() < 1e9) model.advance(model.next_event(), done);
   BOOST_REQUIRE(done.size() == 2u);
+  return done;
 }
 
 }  // namespace
@@ -228,28 +237,17 @@ BOOST_AUTO_TEST_SUITE(taulop_transfers)
 
 // Shared memory: o = 1, L = 2, s(tau) = tau; network: o = 0.5, L = 4, s(2) = 1.25.
 BOOST_AUTO_TEST_CASE(alone) {
-  const Parameters p = parse(kSection);
-  TransferModel model(p, 3);
-  std::vector<TransferModel::Completion> done;
-  model.start(0, {0, 1, 0, 0}, 100, 0);
-  model.start(1, {2, 3, 1, 2}, 100, 0);
-  run_until_both_done(model, done);
+  const auto done = two_transfers(3, {0, 1, 0, 0}, {2, 3, 1, 2});
   BOOST_TEST(done[0].id == 0u);
   BOOST_TEST(done[0].time == 1 + 2 + 2);  // o^0 + 2 L^0
   BOOST_TEST(done[1].time == 0.5 + 2 + 4 + 2);  // o^1 + 2 L^0 + L^1
 }
 
 BOOST_AUTO_TEST_CASE(shared_channel_slows_both) {
-  const Parameters p = parse(kSection);
-  TransferModel model(p, 1);
-  std::vector<TransferModel::Completion> done;
   // A at 0: o to 1, copy in alone to 3, copy out alone 3-4 (half done).
   // B at 3: o to 4; from 4 both copy at 1/2: A's last unit ends at 6, B's
   // copy in has 1 left, alone to 7, copy out 7-9.
-  model.start(0, {0, 1, 0, 0}, 100, 0);
-  model.advance(3, done);
-  model.start(1, {2, 3, 0, 0}, 100, 3);
-  run_until_both_done(model, done);
+  const auto done = two_transfers(1, {0, 1, 0, 0}, {2, 3, 0, 0}, 3);
   BOOST_TEST(done[0].time == 6, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 9, boost::test_tools::tolerance(1e-12));
 }
@@ -259,12 +257,7 @@ BOOST_AUTO_TEST_CASE(one_pair_keeps_its_order) {
   // copies in alone to 3 while B waits behind it; then A copies out and B
   // copies in, both at 1/2 on the node's memory, to 7; B copies out alone
   // to 9. (Without the order both would end at 9.)
-  const Parameters p = parse(kSection);
-  TransferModel model(p, 1);
-  std::vector<TransferModel::Completion> done;
-  model.start(0, {0, 1, 0, 0}, 100, 0);
-  model.start(1, {0, 1, 0, 0}, 100, 0);
-  run_until_both_done(model, done);
+  const auto done = two_transfers(1, {0, 1, 0, 0}, {0, 1, 0, 0});
   BOOST_TEST(done[0].id == 0u);
   BOOST_TEST(done[0].time == 7, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 9, boost::test_tools::tolerance(1e-12));
@@ -274,12 +267,7 @@ BOOST_AUTO_TEST_CASE(network_from_one_nic) {
   // Node 0 to nodes 1 and 2: o 0.5; both copy in on node 0's memory at 1/2
   // (4 each, to 4.5); both leave node 0's NIC, s(2) = 1.25 (5, to 9.5);
   // each copies out alone on its node (2, to 11.5).
-  const Parameters p = parse(kSection);
-  TransferModel model(p, 3);
-  std::vector<TransferModel::Completion> done;
-  model.start(0, {0, 1, 0, 1}, 100, 0);
-  model.start(1, {0, 2, 0, 2}, 100, 0);
-  run_until_both_done(model, done);
+  const auto done = two_transfers(3, {0, 1, 0, 1}, {0, 2, 0, 2});
   BOOST_TEST(done[0].time == 11.5, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 11.5, boost::test_tools::tolerance(1e-12));
 }
