@@ -53,7 +53,8 @@ halo_pattern() {
   pattern="$out/halo-$p.pattern"
   [ ! -f "$pattern" ] || return 0
   start=$(date +%s%N)
-  "$bin" generate-pattern --ranks "$p" --cells 400000 --overlap 6 --bytes-per-cell 240 -o "$pattern" > "$out/generate-$p.log"
+  "$bin" generate-pattern --ranks "$p" --cells 400000 --overlap 6 --bytes-per-cell 240 -o "$pattern" \
+    > "$out/generate-$p.log"
   echo "P=$p: generated $(tail -1 "$out/generate-$p.log" | sed 's/^wrote [^:]*: //') in $(seconds_since "$start" 1) s"
 }
 

@@ -113,7 +113,8 @@ void everyone_line(const char* name, int sendcount, MPI_Datatype sendtype, int r
                    MPI_Comm comm) {
   if (!T().records(comm)) return;
   const Elements a = T().elements(sendcount, sendtype), b = T().elements(recvcount, recvtype);
-  T().line(std::string(name) + " " + s(a.count) + " " + s(b.count) + " " + s(a.id) + " " + s(b.id) + T().comm_suffix(comm));
+  T().line(std::string(name) + " " + s(a.count) + " " + s(b.count) + " " + s(a.id) + " " + s(b.id) +
+           T().comm_suffix(comm));
 }
 
 // gather and scatter: NAME SEND_COUNT RECV_COUNT ROOT SEND_TYPE RECV_TYPE, the

@@ -126,17 +126,20 @@ BOOST_AUTO_TEST_CASE(negative_intercept_is_clamped_and_said) {
 BOOST_AUTO_TEST_CASE(rejects_unfittable_series) {
   auto one_size = synthetic(Level::InterNode, 1, 1e-5, 1e7);
   std::erase_if(one_size, [](const MultipairSample& s) { return s.size != 65536u; });
-  BOOST_TEST(test::error_message([&] { fit_multipair(one_size); }).find("at least two message sizes") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { fit_multipair(one_size); })
+                 .find("at least two message sizes") != std::string::npos);
 
   auto flat = synthetic(Level::InterNode, 1, 1e-5, 1e7);
   for (auto& s : flat) s.time = 1e-3;
-  BOOST_TEST(test::error_message([&] { fit_multipair(flat); }).find("does not grow with the message size") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { fit_multipair(flat); })
+                 .find("does not grow with the message size") != std::string::npos);
 
   auto twice = synthetic(Level::InterNode, 2, 1e-5, 1e7);
   auto other = synthetic(Level::InterNode, 2, 1e-5, 1e7);
   for (auto& s : other) s.ranks = 8;
   twice.insert(twice.end(), other.begin(), other.end());
-  BOOST_TEST(test::error_message([&] { fit_multipair(twice); }).find("two series for inter_node N = 2") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { fit_multipair(twice); })
+                 .find("two series for inter_node N = 2") != std::string::npos);
 
   const auto no_single = fit_multipair(synthetic(Level::InterNode, 2, 1e-5, 1e7)).at(Level::InterNode);
   BOOST_TEST(test::error_message([&] { no_single.table(); }).find("no N = 1 series") != std::string::npos);

@@ -245,7 +245,8 @@ BOOST_AUTO_TEST_CASE(given_and_no_switch) {
   given.bytes = 8192;
   check_range(fit_loggops(synthetic_machine(0), given).rendezvous, kRendezvous, 1e-6);
   given.bytes = 1 << 30;
-  BOOST_TEST(test::error_message([&] { fit_loggops(synthetic_machine(0), given); }).find("all on one side") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { fit_loggops(synthetic_machine(0), given); })
+                 .find("all on one side") != std::string::npos);
   SwitchChoice none;
   none.mode = SwitchChoice::Mode::None;
   const auto one = fit_loggops(synthetic_machine(0), none);
@@ -266,7 +267,8 @@ BOOST_AUTO_TEST_CASE(model_round_trip_is_bacons_formula) {
   BOOST_TEST(model_round_trip(r, "contiguous", 1000) == 8e-6, boost::test_tools::tolerance(1e-12));
   // k = 100: max(0.4, 0.6) + 1 + 0.05 + 0.3 = 1.95 us.
   BOOST_TEST(model_round_trip(r, "contiguous", 100) == 3.9e-6, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(test::error_message([&] { model_round_trip(r, "vector:1,1,2:int", 8); }).find("no fitted overheads") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { model_round_trip(r, "vector:1,1,2:int", 8); })
+                 .find("no fitted overheads") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(raw_csv_is_read_and_checked) {
@@ -297,12 +299,14 @@ BOOST_AUTO_TEST_CASE(raw_csv_is_read_and_checked) {
   BOOST_TEST(least.receive_overhead() == 0.5e-6, boost::test_tools::tolerance(1e-9));
   const auto bad = (dir / "bad.csv").string();
   { std::ofstream(bad) << "datatype,bytes,count,quantity,n,delay,repetition,time\ncontiguous,8,8,prtt,1,0,0,soon\n"; }
-  BOOST_TEST(test::error_message([&] { read_netgauge_csv(bad); }).find("bad.csv:2:1: expected a time in seconds, got 'soon'") !=
+  BOOST_TEST(test::error_message([&] { read_netgauge_csv(bad); })
+                 .find("bad.csv:2:1: expected a time in seconds, got 'soon'") !=
              std::string::npos);
   { std::ofstream(bad) << "size,time\n"; }
   BOOST_TEST(test::error_message([&] { read_netgauge_csv(bad); }).find("expected the header") != std::string::npos);
   { std::ofstream(bad) << "datatype,bytes,count,quantity,n,delay,repetition,time\ncontiguous,8,8,prtt,1,0,0,1e-6\n"; }
-  BOOST_TEST(test::error_message([&] { estimate_sizes(read_netgauge_csv(bad)); }).find("contiguous 8 B: needs") != std::string::npos);
+  BOOST_TEST(test::error_message([&] { estimate_sizes(read_netgauge_csv(bad)); })
+                 .find("contiguous 8 B: needs") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

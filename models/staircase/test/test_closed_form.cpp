@@ -12,8 +12,9 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-const std::string kLevels = test::levels_yaml(
-    {"1us", "2us", "3us"}, "1", {"{1: 100MB/s, 2: 150MB/s, 3: 180MB/s}", "{1: 50MB/s, 2: 80MB/s}", "{1: 100MB/s, 2: 150MB/s}"});
+const std::string kLevels =
+    test::levels_yaml({"1us", "2us", "3us"}, "1",
+                      {"{1: 100MB/s, 2: 150MB/s, 3: 180MB/s}", "{1: 50MB/s, 2: 80MB/s}", "{1: 100MB/s, 2: 150MB/s}"});
 
 Platform platform(int nodes = 1, int sockets = 1, int cores = 4) {
   return test::parse_platform_text(test::platform_yaml(nodes, sockets, cores, kLevels, "{topology: star}"));

@@ -39,7 +39,9 @@ double hop(double bytes) { return kLatency + bytes / kBandwidth; }
 
 BOOST_AUTO_TEST_CASE(linear_bcast_shares_the_root_nic) {
   const auto r = megabyte_bcast(4, forced("bcast=linear"));
-  for (int rank = 1; rank < 4; ++rank) BOOST_TEST(r.ranks[rank].recv_time == kLatency + 3 * kBcastBytes / kBandwidth, tt::tolerance(1e-9));
+  for (int rank = 1; rank < 4; ++rank) {
+    BOOST_TEST(r.ranks[rank].recv_time == kLatency + 3 * kBcastBytes / kBandwidth, tt::tolerance(1e-9));
+  }
   BOOST_TEST(r.total_messages() == 3u);
 }
 
@@ -53,7 +55,9 @@ BOOST_AUTO_TEST_CASE(binomial_bcast_closed_form) {
 
 BOOST_AUTO_TEST_CASE(binary_bcast_closed_form) {
   const auto r = megabyte_bcast(7, forced("bcast=binary"));
-  for (int leaf = 3; leaf < 7; ++leaf) BOOST_TEST(r.ranks[leaf].recv_time == 2 * (kLatency + 2 * kBcastBytes / kBandwidth), tt::tolerance(1e-9));
+  for (int leaf = 3; leaf < 7; ++leaf) {
+    BOOST_TEST(r.ranks[leaf].recv_time == 2 * (kLatency + 2 * kBcastBytes / kBandwidth), tt::tolerance(1e-9));
+  }
   BOOST_TEST(r.total_messages() == 6u);
 }
 
