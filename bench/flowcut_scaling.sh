@@ -8,33 +8,16 @@
 # crowded case where each start or end changes the rate of a whole group.
 # Prints wall time, peak memory and messages simulated per second.
 #
-# usage: bench/flowcut_scaling.sh [--ranks "512 2048 8192"] [--time-limit SECONDS] [--out DIR] [--bin CONTEND]
-#   --bin CONTEND: the contend executable to measure (default: build/bin/contend of
-#   this tree), e.g. an older build to compare with
+# usage: bench/flowcut_scaling.sh [--ranks "512 2048 8192"] [--time-limit SECONDS] [--bin PATH] [--out DIR]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin="$root/build/bin/contend"
+source "$(dirname "$0")/lib.sh"
 ranks="512 2048 8192"
 limit=600
-out="$root/build/bench"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --ranks) ranks=$2; shift 2 ;;
-    --time-limit) limit=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    --bin) bin=$2; shift 2 ;;
-    *) echo "usage: $0 [--ranks \"512 2048 8192\"] [--time-limit SECONDS] [--out DIR] [--bin CONTEND]" >&2; exit 2 ;;
-  esac
-done
-[ -x "$bin" ] || { echo "build contend first (make build)" >&2; exit 1; }
-mkdir -p "$out"
+bench_options '[--ranks "512 2048 8192"] [--time-limit SECONDS]' ranks=ranks time-limit=limit -- "$@"
 platform=$root/platforms/martinasso-gigaeth-lam.yaml
 echo "contend flowcut benchmark on $(basename "$platform"), wall-clock limit ${limit} s per run"
-echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -m)"
+bench_start
 for p in $ranks; do
-  pattern="$out/halo-$p.pattern"
-  [ -f "$pattern" ] || "$bin" generate-pattern --ranks "$p" --cells 400000 --overlap 6 --bytes-per-cell 240 -o "$pattern" > /dev/null
-  result=$("$bin" simulate --platform "$platform" --pattern "$pattern" --oversubscribe --mapping block --model flowcut \
-             --quiet --stats --time-limit "$limit" 2>&1) || true
-  echo "P=$p: ${result#contend: }"
+  halo_pattern "$p"
+  bench_simulate "P=$p" --platform "$platform" --pattern "$pattern" --oversubscribe --mapping block --model flowcut
 done

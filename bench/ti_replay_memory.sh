@@ -3,21 +3,13 @@
 # N messages (isend/irecv/waitall + compute per iteration), written as a TI
 # trace and replayed with `contend simulate --trace --stats`; peak memory
 # must not grow with N (each rank reads its file one line at a time).
-# usage: bench/ti_replay_memory.sh [--iterations "10000 100000 400000"] [--out DIR]
+# usage: bench/ti_replay_memory.sh [--iterations "10000 100000 400000"] [--bin PATH] [--out DIR]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin="$root/build/bin/contend"
+source "$(dirname "$0")/lib.sh"
 iterations="10000 100000 400000"
-out="$root/build/bench/ti-replay"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --iterations) iterations=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    *) echo "usage: $0 [--iterations \"10000 100000 400000\"] [--out DIR]" >&2; exit 2 ;;
-  esac
-done
-[ -x "$bin" ] || { echo "build contend first (make build)" >&2; exit 1; }
-mkdir -p "$out"
+out="$out/ti-replay"
+bench_options '[--iterations "10000 100000 400000"]' iterations=iterations -- "$@"
+bench_start
 for n in $iterations; do
   for r in 0 1; do
     awk -v n="$n" -v r="$r" 'BEGIN { print r, "init"; p = 1 - r;

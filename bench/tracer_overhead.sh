@@ -3,21 +3,17 @@
 # calls per iteration (bench/tracer/call_rate.c) runs with and without the
 # tracer for N iterations; prints calls per second, peak memory (RSS, which
 # must not grow with N: the trace is flushed in 1 MiB chunks) and the trace size.
-# usage: bench/tracer_overhead.sh [--iterations "100000 400000"] [--out DIR]
+# The tracer is the one of the build whose contend --bin names (lib/ beside bin/).
+# usage: bench/tracer_overhead.sh [--iterations "100000 400000"] [--bin PATH] [--out DIR]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-lib="$root/build/lib/libcontend-trace.so"
+source "$(dirname "$0")/lib.sh"
 iterations="100000 400000"
-out="$root/build/bench/tracer"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --iterations) iterations=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    *) echo "usage: $0 [--iterations \"100000 400000\"] [--out DIR]" >&2; exit 2 ;;
-  esac
-done
-[ -f "$lib" ] || { echo "build contend first (make build)" >&2; exit 1; }
-mkdir -p "$out"
+out="$out/tracer"
+bench_options '[--iterations "100000 400000"]' iterations=iterations -- "$@"
+bench_start
+lib="$(dirname "$bin")/../lib/libcontend-trace.so"
+[ -f "$lib" ] || { echo "no tracer at $lib: build it (make build)" >&2; exit 1; }
+echo "tracer: $lib"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpicc -O2 "$root/bench/tracer/call_rate.c" -o "$out/call_rate"
 for n in $iterations; do

@@ -39,20 +39,7 @@ void allreduce_ring(Context& c, std::uint64_t count) {
   const std::uint64_t max_block = b.early;
   const int right = (rank + 1) % size, left = (rank + size - 1) % size;
   auto block = [&](int k) { return b.count_of(static_cast<std::uint64_t>(k)); };
-  RequestId in[2];
-  int slot = 0;
-  in[slot] = c.irecv(left, max_block);
-  c.send(right, block(rank));
-  for (int k = 2; k < size; ++k) {
-    const int previous = (rank + size - k + 1) % size;
-    slot ^= 1;
-    in[slot] = c.irecv(left, max_block);
-    c.wait(in[slot ^ 1]);
-    c.reduce_compute(block(previous));
-    c.send(right, block(previous));
-  }
-  c.wait(in[slot]);
-  c.reduce_compute(block((rank + 1) % size));
+  reduce_scatter_ring_steps(c, rank, max_block, block);
   for (int k = 0; k < size - 1; ++k) {
     const int send_from = (rank + 1 + size - k) % size;
     c.sendrecv(right, block(send_from), left, max_block);
@@ -82,20 +69,7 @@ void allreduce_segmented_ring(Context& c, std::uint64_t count, std::uint64_t seg
     return split_blocks(blocks.count_of(static_cast<std::uint64_t>(block)), phases).count_of(phase);
   };
   for (std::uint64_t phase = 0; phase < phases; ++phase) {
-    RequestId in[2];
-    int slot = 0;
-    in[slot] = c.irecv(left, max_segcount);
-    c.send(right, slice(rank, phase));
-    for (int k = 2; k < size; ++k) {
-      const int previous = (rank + size - k + 1) % size;
-      slot ^= 1;
-      in[slot] = c.irecv(left, max_segcount);
-      c.wait(in[slot ^ 1]);
-      c.reduce_compute(slice(previous, phase));
-      c.send(right, slice(previous, phase));
-    }
-    c.wait(in[slot]);
-    c.reduce_compute(slice((rank + 1) % size, phase));
+    reduce_scatter_ring_steps(c, rank, max_segcount, [&](int block) { return slice(block, phase); });
   }
   for (int k = 0; k < size - 1; ++k) {
     const int send_from = (rank + 1 + size - k) % size;
@@ -136,19 +110,7 @@ void allreduce_recursive_doubling(Context& c, std::uint64_t count) {
   const int size = c.size(), rank = c.rank();
   const int adjsize = largest_power_of_two_at_most(size);
   const int extra = size - adjsize;
-  int newrank;
-  if (rank < 2 * extra) {
-    if (rank % 2 == 0) {
-      c.send(rank + 1, count);
-      newrank = -1;
-    } else {
-      c.recv(rank - 1, count);
-      c.reduce_compute(count);
-      newrank = rank >> 1;
-    }
-  } else {
-    newrank = rank - extra;
-  }
+  const int newrank = fold_even_into_odd(c, extra, count);
   for (int distance = 1; distance < adjsize && newrank >= 0; distance <<= 1) {
     const int newremote = newrank ^ distance;
     const int remote = newremote < extra ? newremote * 2 + 1 : newremote + extra;

@@ -60,24 +60,19 @@ void barrier_tree(Context& c) {
   const int rank = c.rank(), size = c.size();
   int depth = 1;
   while (depth < size) depth <<= 1;  // opal_next_poweroftwo_inclusive
-  for (int jump = 1; jump < depth; jump <<= 1) {
+  // Up the tree the higher rank of each pair reports to the lower one; down
+  // the tree the lower one releases it.
+  auto step = [&](int jump, bool up) {
     const int partner = rank ^ jump;
-    if ((partner & (jump - 1)) != 0 || partner >= size) continue;
-    if (partner > rank) {
+    if ((partner & (jump - 1)) != 0 || partner >= size) return;
+    if ((partner > rank) == up) {
       c.recv(partner, 0);
     } else {
       c.send(partner, 0);
     }
-  }
-  for (int jump = depth >> 1; jump > 0; jump >>= 1) {
-    const int partner = rank ^ jump;
-    if ((partner & (jump - 1)) != 0 || partner >= size) continue;
-    if (partner > rank) {
-      c.send(partner, 0);
-    } else {
-      c.recv(partner, 0);
-    }
-  }
+  };
+  for (int jump = 1; jump < depth; jump <<= 1) step(jump, true);
+  for (int jump = depth >> 1; jump > 0; jump >>= 1) step(jump, false);
 }
 
 }  // namespace

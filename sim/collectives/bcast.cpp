@@ -188,15 +188,26 @@ void binomial_block_scatter(Context& c, int root, std::uint64_t count, std::uint
   }
 }
 
-void bcast_scatter_allgather(Context& c, int root, std::uint64_t count) {
+// The first phase of both scatter-allgather broadcasts: the binomial
+// scatter of blocks of ceil(count / size) elements, whose size it returns;
+// 0 when nothing is left to do (one rank, or fewer elements than ranks:
+// then the linear broadcast did it all).
+std::uint64_t scatter_for_allgather(Context& c, int root, std::uint64_t count) {
   const int size = c.size();
-  if (size < 2) return;
+  if (size < 2) return 0;
   if (count < static_cast<std::uint64_t>(size)) {
     bcast_linear(c, root, count);
-    return;
+    return 0;
   }
   const std::uint64_t block = (count + size - 1) / size;
   binomial_block_scatter(c, root, count, block);
+  return block;
+}
+
+void bcast_scatter_allgather(Context& c, int root, std::uint64_t count) {
+  const int size = c.size();
+  const std::uint64_t block = scatter_for_allgather(c, root, count);
+  if (block == 0) return;
   // Recursive doubling: after the exchange at `mask`, v holds the blocks of
   // [rounddown(v, 2 mask), +2 mask). Decision: amounts are those blocks'
   // elements (Open MPI reads them from the status; the data are the same).
@@ -230,13 +241,8 @@ void bcast_scatter_allgather(Context& c, int root, std::uint64_t count) {
 
 void bcast_scatter_allgather_ring(Context& c, int root, std::uint64_t count) {
   const int size = c.size();
-  if (size < 2) return;
-  if (count < static_cast<std::uint64_t>(size)) {
-    bcast_linear(c, root, count);
-    return;
-  }
-  const std::uint64_t block = (count + size - 1) / size;
-  binomial_block_scatter(c, root, count, block);
+  const std::uint64_t block = scatter_for_allgather(c, root, count);
+  if (block == 0) return;
   // Ring allgather: at step i, send block (v - i) to the right, receive
   // block (v - i - 1) from the left.
   const int v = (c.rank() - root + size) % size;

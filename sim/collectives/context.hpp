@@ -3,6 +3,7 @@
 // communicator's context with the operation's tag, the element size, and the
 // compute cost of reductions.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sim/collectives/collectives.hpp"
@@ -132,6 +133,22 @@ struct HalvingPlan {
   std::vector<HalvingStep> steps;
 };
 HalvingPlan rabenseifner_reduce_scatter(Context& c, std::uint64_t count);
+
+// The other reductions' fold (allreduce recursive doubling, reduce_scatter
+// recursive halving and butterfly): of the first 2r ranks, each even one
+// sends its `count` elements to rank + 1 and drops out, each odd one
+// receives and reduces them. Returns the rank among the p' ranks that go
+// on (rank / 2 below 2r, rank - r above), -1 for those that dropped out.
+int fold_even_into_odd(Context& c, int remainder, std::uint64_t count);
+
+// The reduce-scatter ring of the ring allreduces and of reduce_scatter's
+// ring: block `first` leaves to the right; at each of the next size - 2
+// steps the block that came from the left (first - 1, first - 2, ...) is
+// reduced and passed on; the last one to come is reduced and kept.
+// Receives are posted one step ahead into two buffers of `max_block`
+// elements; `elements(b)` is the size of block b.
+void reduce_scatter_ring_steps(Context& c, int first, std::uint64_t max_block,
+                               const std::function<std::uint64_t(int)>& elements);
 inline int rabenseifner_real_rank(int vrank, int remainder) {
   return vrank < remainder ? vrank * 2 : vrank + remainder;
 }

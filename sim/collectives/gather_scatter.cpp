@@ -30,17 +30,20 @@ std::uint64_t my_subtree_elements(const std::vector<std::uint64_t>& blocks, int 
   return n;
 }
 
-// ompi_coll_base_gather_intra_basic_linear (and coll/basic gatherv: empty
-// blocks are neither sent nor received).
-void gather_linear(Context& c, int root, const std::vector<std::uint64_t>& blocks, bool skip_empty) {
+// ompi_coll_base_{gather,scatter}_intra_basic_linear (and coll/basic's
+// gatherv and scatterv: empty blocks are neither sent nor received): one
+// blocking message per non-root rank with its block, to the root (gather)
+// or from it (scatter), the root taking the ranks in order.
+void linear_blocks(Context& c, int root, const std::vector<std::uint64_t>& blocks, bool skip_empty, bool to_root) {
+  auto block = [&](int rank) { return blocks[static_cast<std::size_t>(rank)]; };
+  auto message = [&](bool send, int peer, std::uint64_t n) { send ? c.send(peer, n) : c.recv(peer, n); };
   if (c.rank() != root) {
-    if (!skip_empty || blocks[static_cast<std::size_t>(c.rank())] > 0) c.send(root, blocks[static_cast<std::size_t>(c.rank())]);
+    if (!skip_empty || block(c.rank()) > 0) message(to_root, root, block(c.rank()));
     return;
   }
   for (int i = 0; i < c.size(); ++i) {
-    if (i == root) continue;
-    if (skip_empty && blocks[static_cast<std::size_t>(i)] == 0) continue;
-    c.recv(i, blocks[static_cast<std::size_t>(i)]);
+    if (i == root || (skip_empty && block(i) == 0)) continue;
+    message(!to_root, i, block(i));
   }
 }
 
@@ -82,20 +85,6 @@ void gather_linear_sync(Context& c, int root, const std::vector<std::uint64_t>& 
   c.waitall(rests);
 }
 
-// ompi_coll_base_scatter_intra_basic_linear (and coll/basic scatterv, which
-// skips empty blocks): blocking sends in rank order.
-void scatter_linear(Context& c, int root, const std::vector<std::uint64_t>& blocks, bool skip_empty) {
-  if (c.rank() != root) {
-    if (!skip_empty || blocks[static_cast<std::size_t>(c.rank())] > 0) c.recv(root, blocks[static_cast<std::size_t>(c.rank())]);
-    return;
-  }
-  for (int i = 0; i < c.size(); ++i) {
-    if (i == root) continue;
-    if (skip_empty && blocks[static_cast<std::size_t>(i)] == 0) continue;
-    c.send(i, blocks[static_cast<std::size_t>(i)]);
-  }
-}
-
 // ompi_coll_base_scatter_intra_linear_nb with the tuned default
 // blocking_send_ratio 0: the root Isends every block, then waits for all.
 void scatter_linear_nb(Context& c, int root, const std::vector<std::uint64_t>& blocks) {
@@ -128,8 +117,8 @@ void scatter_binomial(Context& c, int root, const std::vector<std::uint64_t>& bl
 void run_gather(Context& c, const AlgorithmChoice& a, int root, const std::vector<std::uint64_t>& blocks) {
   if (c.size() < 2) return;
   const std::string& n = a.algorithm;
-  if (n == "linear") return gather_linear(c, root, blocks, false);
-  if (n == "linear_v") return gather_linear(c, root, blocks, true);
+  if (n == "linear") return linear_blocks(c, root, blocks, false, true);
+  if (n == "linear_v") return linear_blocks(c, root, blocks, true, true);
   if (n == "binomial") return gather_binomial(c, root, blocks);
   if (n == "linear_sync") return gather_linear_sync(c, root, blocks, a.segment_bytes);
   throw Error("internal error: unknown gather algorithm " + n);
@@ -138,8 +127,8 @@ void run_gather(Context& c, const AlgorithmChoice& a, int root, const std::vecto
 void run_scatter(Context& c, const AlgorithmChoice& a, int root, const std::vector<std::uint64_t>& blocks) {
   if (c.size() < 2) return;
   const std::string& n = a.algorithm;
-  if (n == "linear") return scatter_linear(c, root, blocks, false);
-  if (n == "linear_v") return scatter_linear(c, root, blocks, true);
+  if (n == "linear") return linear_blocks(c, root, blocks, false, false);
+  if (n == "linear_v") return linear_blocks(c, root, blocks, true, false);
   if (n == "binomial") return scatter_binomial(c, root, blocks);
   if (n == "linear_nb") return scatter_linear_nb(c, root, blocks);
   throw Error("internal error: unknown scatter algorithm " + n);

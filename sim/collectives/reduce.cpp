@@ -172,6 +172,18 @@ HalvingPlan rabenseifner_reduce_scatter(Context& c, std::uint64_t count) {
   return plan;
 }
 
+int fold_even_into_odd(Context& c, int remainder, std::uint64_t count) {
+  const int rank = c.rank();
+  if (rank >= 2 * remainder) return rank - remainder;
+  if (rank % 2 == 0) {
+    c.send(rank + 1, count);
+    return -1;
+  }
+  c.recv(rank - 1, count);
+  c.reduce_compute(count);
+  return rank / 2;
+}
+
 // ompi_coll_base_reduce_intra_basic_linear: non-roots send (blocking). The
 // root receives rank size-1's data (unless it is size-1: then it copies its
 // own), then for i = size-2 down to 0 receives rank i's data (its own buffer

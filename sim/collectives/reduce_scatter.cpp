@@ -36,19 +36,7 @@ void reduce_scatter_recursive_halving(Context& c, const Counts& blocks) {
   if (count == 0) return;
   const int pof2 = largest_power_of_two_at_most(size);
   const int remain = size - pof2;
-  int tmp_rank;
-  if (rank < 2 * remain) {
-    if (rank % 2 == 0) {
-      c.send(rank + 1, count);
-      tmp_rank = -1;
-    } else {
-      c.recv(rank - 1, count);
-      c.reduce_compute(count);
-      tmp_rank = rank / 2;
-    }
-  } else {
-    tmp_rank = rank - remain;
-  }
+  const int tmp_rank = fold_even_into_odd(c, remain, count);
   if (tmp_rank >= 0) {
     std::vector<std::uint64_t> tmp_counts(static_cast<std::size_t>(pof2));
     for (int i = 0; i < pof2; ++i) {
@@ -98,21 +86,7 @@ void reduce_scatter_recursive_halving(Context& c, const Counts& blocks) {
 void reduce_scatter_ring(Context& c, const Counts& blocks) {
   const int size = c.size(), rank = c.rank();
   const std::uint64_t max_block = *std::max_element(blocks.begin(), blocks.end());
-  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
-  RequestId in[2];
-  int slot = 0;
-  in[slot] = c.irecv(left, max_block);
-  c.send(right, at(blocks, left));
-  for (int k = 2; k < size; ++k) {
-    const int previous = (rank + size - k) % size;
-    slot ^= 1;
-    in[slot] = c.irecv(left, max_block);
-    c.wait(in[slot ^ 1]);
-    c.reduce_compute(at(blocks, previous));
-    c.send(right, at(blocks, previous));
-  }
-  c.wait(in[slot]);
-  c.reduce_compute(at(blocks, rank));
+  reduce_scatter_ring_steps(c, (rank + size - 1) % size, max_block, [&](int b) { return at(blocks, b); });
 }
 
 int mirror(int x, int bits) {
@@ -138,19 +112,7 @@ void reduce_scatter_butterfly(Context& c, const Counts& blocks) {
     for (int i = a; i <= b; ++i) n += at(blocks, i);
     return n;
   };
-  int vrank;
-  if (rank < 2 * rem) {
-    if (rank % 2 == 0) {
-      c.send(rank + 1, total);
-      vrank = -1;
-    } else {
-      c.recv(rank - 1, total);
-      c.reduce_compute(total);
-      vrank = rank / 2;
-    }
-  } else {
-    vrank = rank - rem;
-  }
+  const int vrank = fold_even_into_odd(c, rem, total);
   if (vrank != -1) {
     int nblocks = pof2, send_index = 0, recv_index = 0;
     for (int mask = 1; mask < pof2; mask <<= 1) {
@@ -182,6 +144,26 @@ void reduce_scatter_butterfly(Context& c, const Counts& blocks) {
 }
 
 }  // namespace
+
+void reduce_scatter_ring_steps(Context& c, int first, std::uint64_t max_block,
+                               const std::function<std::uint64_t(int)>& elements) {
+  const int size = c.size(), rank = c.rank();
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  auto steps_back = [&](int k) { return elements(((first - k) % size + size) % size); };
+  RequestId in[2];
+  int slot = 0;
+  in[slot] = c.irecv(left, max_block);
+  c.send(right, steps_back(0));
+  for (int k = 1; k < size - 1; ++k) {
+    slot ^= 1;
+    in[slot] = c.irecv(left, max_block);
+    c.wait(in[slot ^ 1]);
+    c.reduce_compute(steps_back(k));
+    c.send(right, steps_back(k));
+  }
+  c.wait(in[slot]);
+  c.reduce_compute(steps_back(size - 1));
+}
 
 void run_reduce_scatter(Context& c, const AlgorithmChoice& a, const Counts& blocks, bool commutative,
                         const CollectiveSettings& settings) {

@@ -49,16 +49,15 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
   Effects fx;
   enter_mpi(me, fx);
   const Level level = mapping_.level(me, dst);
-  Transfer t;
-  t.src = me;
-  t.dst = dst;
-  t.tag = tag;
-  t.comm = comm;
-  t.bytes = bytes;
-  t.level = level;
-  t.eager = bytes < platform_.level(level).eager_threshold;
-  t.datatype = datatype;
-  t.post_time = now();
+  const Transfer t{.src = me,
+                   .dst = dst,
+                   .tag = tag,
+                   .comm = comm,
+                   .bytes = bytes,
+                   .level = level,
+                   .eager = bytes < platform_.level(level).eager_threshold,
+                   .datatype = datatype,
+                   .post_time = now()};
   // The call's CPU overhead keeps the rank inside MPI from now on: a
   // rendezvous answer that reaches it meanwhile is handled at once.
   const double overhead = model_->send_overhead(t);
@@ -68,14 +67,8 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
   ++stats.messages;
   stats.bytes += bytes;
 
-  Request q;
-  q.kind = Request::Kind::Send;
-  q.peer = dst;
-  q.tag = tag;
-  q.comm = comm;
-  q.bytes = bytes;
-  q.transfer = tid;
-  q.post_time = t.post_time;
+  Request q{.kind = Request::Kind::Send, .peer = dst, .tag = tag, .comm = comm, .bytes = bytes, .transfer = tid,
+            .post_time = t.post_time};
   if (t.eager) {
     // Eager: the data leaves at once and the send completes locally.
     q.complete = true;
@@ -105,13 +98,8 @@ RequestId EngineCore::irecv(int me, int src, std::uint64_t bytes, int tag, int c
   (void)datatype;  // the layout the receiver unpacks into is the sender's here
   Effects fx;
   enter_mpi(me, fx);
-  Request q;
-  q.kind = Request::Kind::Recv;
-  q.peer = src;
-  q.tag = tag;
-  q.comm = comm;
-  q.bytes = bytes;
-  q.post_time = now();
+  const Request q{.kind = Request::Kind::Recv, .peer = src, .tag = tag, .comm = comm, .bytes = bytes,
+                  .post_time = now()};
   const RequestId rid = rank(me).requests.add(q);
   const MatchKey pattern{src, tag, comm};
   if (auto tid = rank(me).inbox.take_unexpected_for(pattern)) {

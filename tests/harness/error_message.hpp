@@ -1,21 +1,24 @@
 #pragma once
-// For unit tests that pin error texts: the message of the contend::Error a
-// call throws.
+// The message of the contend::Error a call throws: tests pin error texts,
+// file:line:col included, exactly.
 #include <string>
+#include <utility>
 
 #include "sim/core/error.hpp"
 
 namespace contend::test {
 
-// The message, or "(no error)" when `f` returns.
-template <typename F>
-std::string error_message(F&& f) {
+// What error_message returns when the call throws nothing.
+inline const std::string kNoError = "(no error)";
+
+template <class Call>
+std::string error_message(Call&& call) {
   try {
-    f();
+    std::forward<Call>(call)();
   } catch (const Error& e) {
     return e.what();
   }
-  return "(no error)";
+  return kNoError;
 }
 
 }  // namespace contend::test

@@ -1,27 +1,73 @@
 #include "tests/harness/sim_fixture.hpp"
 
-#include "sim/engine/simulation.hpp"
-#include "sim/core/mapping.hpp"
+#include <boost/test/unit_test.hpp>
+
 #include "models/registry.hpp"
-#include "sim/core/error.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/engine/mpi.hpp"
+#include "sim/engine/simulation.hpp"
+#include "tests/harness/error_message.hpp"
 
 namespace contend::test {
 
-std::string platform_yaml(int nodes, int sockets, int cores, const std::string& levels_yaml,
-                          const std::string& network_yaml, const std::string& nic_yaml) {
-  return "name: test\nnodes: {count: " + std::to_string(nodes) + ", sockets: " + std::to_string(sockets) +
-         ", cores_per_socket: " + std::to_string(cores) + ", core_speed: 1Gf}\nlevels:\n" + levels_yaml +
-         "nic: " + nic_yaml + "\nnetwork: " + network_yaml + "\n";
+ScriptWorkload isend_compute_wait(std::uint64_t bytes, double compute_seconds, double receive_after) {
+  return ScriptWorkload(2, [=](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      auto q = mpi.isend(1, bytes);
+      mpi.compute_seconds(compute_seconds);
+      mpi.wait(q);
+    } else {
+      if (receive_after > 0) mpi.sleep(receive_after);
+      mpi.recv(0, bytes);
+    }
+  });
+}
+
+ScriptWorkload late_receive(std::uint64_t bytes, double receive_after) {
+  return ScriptWorkload(2, [=](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      mpi.send(1, bytes);
+    } else {
+      mpi.sleep(receive_after);
+      mpi.recv(0, bytes);
+    }
+  });
+}
+
+ScriptWorkload two_messages(std::uint64_t first, std::uint64_t second) {
+  return ScriptWorkload(2, [=](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      auto a = mpi.isend(1, first);
+      auto b = mpi.isend(1, second);
+      mpi.waitall({a, b});
+    } else {
+      auto a = mpi.irecv(0, first);
+      auto b = mpi.irecv(0, second);
+      mpi.waitall({a, b});
+    }
+  });
+}
+
+ScriptWorkload typed_message(const Datatype& type, std::uint64_t bytes) {
+  return ScriptWorkload(2, [=](Mpi& mpi) {
+    const DatatypeId id = mpi.datatype(type);
+    if (mpi.rank() == 0) {
+      mpi.wait(mpi.isend(1, bytes, 0, Mpi::kCommWorld, id));
+    } else {
+      mpi.wait(mpi.irecv(0, bytes, 0, Mpi::kCommWorld, id));
+    }
+  });
 }
 
 Results run(const std::string& platform_text, Workload& workload, const RunOptions& o) {
-  const Platform platform = parse_platform(YamlField::load_string(platform_text, "test.yaml"));
+  const Platform platform = parse_platform_text(platform_text);
   const Mapping mapping = make_mapping(o.mapping, workload.rank_count(), platform.nodes, o.oversubscribe);
   SimulationOptions options;
   options.model = o.model;
+  options.progress = o.progress;
   options.mapping_name = o.mapping;
   options.record_messages = true;
-  return simulate(platform, mapping, workload, all_models(), options);
+  return simulate(platform, mapping, workload, o.models ? *o.models : all_models(), options);
 }
 
 Results run_pattern(const std::string& platform, const std::vector<PatternMessage>& messages, int ranks,
@@ -35,12 +81,19 @@ Results run_pattern(const std::string& platform, const std::vector<PatternMessag
 }
 
 std::string run_error(const std::string& platform, Workload& workload, const RunOptions& o) {
-  try {
-    run(platform, workload, o);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return error_message([&] { run(platform, workload, o); });
+}
+
+ModelRegistry registry_of(const std::string& name, const std::string& description,
+                          std::function<std::unique_ptr<CommunicationModel>(const ModelContext&)> create) {
+  ModelInfo info;
+  info.name = name;
+  info.description = description;
+  info.citation = "none";
+  info.create = std::move(create);
+  ModelRegistry registry;
+  registry.add(info);
+  return registry;
 }
 
 std::vector<MessageRecord> messages_between(const Results& r, int src, int dst) {
@@ -48,6 +101,12 @@ std::vector<MessageRecord> messages_between(const Results& r, int src, int dst) 
   for (const auto& m : r.messages)
     if (m.src == src && m.dst == dst) out.push_back(m);
   return out;
+}
+
+double duration(const Results& r, int src, int dst) {
+  const auto m = messages_between(r, src, dst);
+  BOOST_TEST_REQUIRE(m.size() == 1u);
+  return m[0].end - m[0].start;
 }
 
 }  // namespace contend::test

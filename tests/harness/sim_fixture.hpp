@@ -2,21 +2,20 @@
 // Helpers for simulation tests: a platform from inline YAML, a pattern or a
 // scripted workload, one simulate() call.
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "sim/core/results.hpp"
+#include "sim/core/datatype.hpp"
 #include "sim/core/platform.hpp"
-#include "sim/workload/pattern_workload.hpp"
+#include "sim/core/results.hpp"
+#include "sim/engine/model.hpp"
 #include "sim/engine/workload.hpp"
+#include "sim/workload/pattern_workload.hpp"
+#include "tests/harness/platform_text.hpp"
 
 namespace contend::test {
-
-// A platform of `nodes` x `sockets` x `cores`, every level constant
-// `bandwidth` (B/s) and `latency` (s) unless overridden by `levels_yaml`.
-std::string platform_yaml(int nodes, int sockets, int cores, const std::string& levels_yaml,
-                          const std::string& network_yaml = "{topology: star, link_bandwidth: 1e12}",
-                          const std::string& nic_yaml = "{bandwidth: 1e12}");
 
 // Each rank runs script(mpi).
 class ScriptWorkload final : public Workload {
@@ -31,19 +30,40 @@ class ScriptWorkload final : public Workload {
   std::function<void(Mpi&)> script_;
 };
 
+// Scripts of two ranks that several tests run:
+// rank 0 Isends `bytes` to rank 1, computes `compute_seconds`, waits; rank 1
+// sleeps `receive_after` seconds (none if 0), then receives.
+ScriptWorkload isend_compute_wait(std::uint64_t bytes, double compute_seconds, double receive_after = 0);
+// Rank 0 sends `bytes` to rank 1, which posts its receive after `receive_after` seconds.
+ScriptWorkload late_receive(std::uint64_t bytes, double receive_after);
+// Rank 0 Isends `first` then `second` bytes to rank 1 and waits for both;
+// rank 1 posts the matching Irecvs in the same order and waits for both.
+ScriptWorkload two_messages(std::uint64_t first, std::uint64_t second);
+// One message of `bytes` in `type` from rank 0 to rank 1 (Isend/Irecv, Wait).
+ScriptWorkload typed_message(const Datatype& type, std::uint64_t bytes);
+
 struct RunOptions {
   std::string mapping = "block";
   std::string model = "maxmin";
   bool oversubscribe = false;
+  std::optional<Progress> progress = {};  // overrides the platform's
+  const ModelRegistry* models = nullptr;  // all_models() when null
 };
 
+// Messages are recorded; the platform's errors name test.yaml.
 Results run(const std::string& platform, Workload& workload, const RunOptions& options = {});
 Results run_pattern(const std::string& platform, const std::vector<PatternMessage>& messages, int ranks,
                     const RunOptions& options = {});
 // The error a run ends with ("(no error)" if none).
 std::string run_error(const std::string& platform, Workload& workload, const RunOptions& options = {});
 
+// A registry holding one model (a test double).
+ModelRegistry registry_of(const std::string& name, const std::string& description,
+                          std::function<std::unique_ptr<CommunicationModel>(const ModelContext&)> create);
+
 // Message records between src and dst, in completion order.
 std::vector<MessageRecord> messages_between(const Results& r, int src, int dst);
+// The end of the one message from src to dst, less its start.
+double duration(const Results& r, int src, int dst);
 
 }  // namespace contend::test

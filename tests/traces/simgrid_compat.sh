@@ -20,7 +20,7 @@ set -euo pipefail
 export LC_ALL=C
 contend=$1 src=$2/tests/traces work=$3 program=$4 tolerance=$5
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
-smpicc -O1 "$src/$program.c" -o "$program"
+smpicc -O1 -I "$2" "$src/$program.c" -o "$program"
 
 common=(-np 4 -platform "$src/cluster4.xml" -hostfile "$src/cluster4.hosts" --log=root.thresh:warning
         --log=smpi_config.thresh:error --cfg=smpi/coll-selector:ompi)

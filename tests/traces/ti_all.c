@@ -3,22 +3,15 @@
  * wait, waitall, every collective, and a communicator split and dup (SimGrid
  * does not record those: the collectives on them appear as world ones).
  * Runs on 4 ranks. */
-#include <mpi.h>
 #include <stdio.h>
+
+#include "tests/traces/mpi_program.h"
 
 static double buf[16384];
 
-static double work(int n) {
-  volatile double s = 0;
-  for (int i = 0; i < n; ++i) s += i * 0.5;
-  return s;
-}
-
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int r = 0, n = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  start_mpi(&argc, &argv, &r, &n);
   if (n != 4) {
     if (r == 0) fprintf(stderr, "ti_all: run on 4 ranks\n");
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -2,14 +2,13 @@
  * Ssend, bsend, ISsend, waitAny, testany, testall) and that its own replay
  * does not all accept: contend must replay every one of them
  * (tests/traces/simgrid_compat.sh ti_other none). Runs on 4 ranks. */
-#include <mpi.h>
 #include <stdlib.h>
 
+#include "tests/traces/mpi_program.h"
+
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int r = 0, n = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  start_mpi(&argc, &argv, &r, &n);
   double a[1000] = {0}, b[1000];
   MPI_Sendrecv(a, 1000, MPI_DOUBLE, (r + 1) % n, 1, b, 1000, MPI_DOUBLE, (r + n - 1) % n, 1, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);

@@ -3,20 +3,13 @@
  * SimGrid and by contend on the same platform (tests/traces/simgrid_compat.sh).
  * Eager and rendezvous sizes, blocking and nonblocking calls, test, wait,
  * waitall, and computation between them. */
-#include <mpi.h>
 #include <stdlib.h>
 
-static double work(int n) {
-  volatile double s = 0;
-  for (int i = 0; i < n; ++i) s += i * 0.5;
-  return s;
-}
+#include "tests/traces/mpi_program.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  start_mpi(&argc, &argv, &rank, &size);
   const int counts[] = {16, 1024, 8192, 131072, 524288}; /* doubles: 128 B .. 4 MiB */
   double* out = calloc(524288, sizeof(double));
   double* in = calloc(524288, sizeof(double));

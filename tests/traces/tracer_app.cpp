@@ -4,20 +4,14 @@
 // between calls. `tracer_app p2p` makes only the point-to-point calls.
 // It checks its own results, so a tracer that changed the program's
 // behaviour makes it fail.
-#include <mpi.h>
-
 #include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <vector>
 
-namespace {
+#include "tests/traces/mpi_program.h"
 
-double work(int n) {
-  volatile double s = 0;
-  for (int i = 0; i < n; ++i) s = s + i * 0.5;
-  return s;
-}
+namespace {
 
 int failures = 0;
 void check(bool ok, const char* what, int rank) {
@@ -143,10 +137,8 @@ void communicators(int rank, int size) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  start_mpi(&argc, &argv, &rank, &size);
   const bool p2p_only = argc > 1 && std::strcmp(argv[1], "p2p") == 0;
   if (size % 2 != 0) {
     if (rank == 0) std::fprintf(stderr, "tracer_app: needs an even number of ranks\n");

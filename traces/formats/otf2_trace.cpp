@@ -415,58 +415,32 @@ using Impl = Otf2RankReader::Impl;
 
 Impl& self(void* data) { return *static_cast<Impl*>(data); }
 
-OTF2_CallbackCode ev_enter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*, OTF2_RegionRef r) {
-  RawEvent e;
-  e.type = EventType::Enter;
-  e.time = t;
-  e.region = r;
-  self(d).push(e);
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode ev_leave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*, OTF2_RegionRef r) {
-  RawEvent e;
-  e.type = EventType::Leave;
-  e.time = t;
-  e.region = r;
-  self(d).push(e);
+// Enter and Leave.
+template <EventType type>
+OTF2_CallbackCode ev_region(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*,
+                            OTF2_RegionRef r) {
+  self(d).push(RawEvent{.type = type, .time = t, .region = r});
   return OTF2_CALLBACK_SUCCESS;
 }
 
 RawEvent message_event(EventType type, OTF2_TimeStamp t, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
                        uint64_t length, uint64_t request) {
-  RawEvent e;
-  e.type = type;
-  e.time = t;
-  e.peer = peer;
-  e.comm = comm;
-  e.tag = tag;
-  e.length = length;
-  e.request = request;
-  return e;
+  return RawEvent{.type = type, .time = t, .peer = peer, .comm = comm, .tag = tag, .length = length, .request = request};
 }
 
-OTF2_CallbackCode ev_send(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*, uint32_t peer,
-                          OTF2_CommRef comm, uint32_t tag, uint64_t length) {
-  self(d).push(message_event(EventType::Send, t, peer, comm, tag, length, 0));
+// MPI_Send and MPI_Recv.
+template <EventType type>
+OTF2_CallbackCode ev_blocking(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*,
+                              uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length) {
+  self(d).push(message_event(type, t, peer, comm, tag, length, 0));
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode ev_recv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*, uint32_t peer,
-                          OTF2_CommRef comm, uint32_t tag, uint64_t length) {
-  self(d).push(message_event(EventType::Recv, t, peer, comm, tag, length, 0));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode ev_isend(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*, uint32_t peer,
-                           OTF2_CommRef comm, uint32_t tag, uint64_t length, uint64_t request) {
-  self(d).push(message_event(EventType::Isend, t, peer, comm, tag, length, request));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode ev_irecv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*, uint32_t peer,
-                           OTF2_CommRef comm, uint32_t tag, uint64_t length, uint64_t request) {
-  self(d).push(message_event(EventType::Irecv, t, peer, comm, tag, length, request));
+// MPI_Isend and the completion of an MPI_Irecv.
+template <EventType type>
+OTF2_CallbackCode ev_nonblocking(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*,
+                                 uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length, uint64_t request) {
+  self(d).push(message_event(type, t, peer, comm, tag, length, request));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -480,15 +454,13 @@ OTF2_CallbackCode ev_request(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void*
 OTF2_CallbackCode ev_collective(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*,
                                 OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
                                 uint64_t received) {
-  RawEvent e;
-  e.type = EventType::Collective;
-  e.time = t;
-  e.op = op;
-  e.comm = comm;
-  e.root = root;
-  e.sent = sent;
-  e.received = received;
-  self(d).push(e);
+  self(d).push(RawEvent{.type = EventType::Collective,
+                        .time = t,
+                        .comm = comm,
+                        .op = op,
+                        .root = root,
+                        .sent = sent,
+                        .received = received});
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -515,12 +487,12 @@ Otf2RankReader::Otf2RankReader(const Otf2Definitions& defs, int rank) : impl_(st
   m.events = OTF2_Reader_GetEvtReader(m.reader, location);
   if (!m.events) throw Error(fmt::format("{}: no events for rank {} (location {})", path, rank, location));
   OTF2_EvtReaderCallbacks* callbacks = OTF2_EvtReaderCallbacks_New();
-  OTF2_EvtReaderCallbacks_SetEnterCallback(callbacks, ev_enter);
-  OTF2_EvtReaderCallbacks_SetLeaveCallback(callbacks, ev_leave);
-  OTF2_EvtReaderCallbacks_SetMpiSendCallback(callbacks, ev_send);
-  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(callbacks, ev_recv);
-  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(callbacks, ev_isend);
-  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(callbacks, ev_irecv);
+  OTF2_EvtReaderCallbacks_SetEnterCallback(callbacks, ev_region<EventType::Enter>);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(callbacks, ev_region<EventType::Leave>);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(callbacks, ev_blocking<EventType::Send>);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(callbacks, ev_blocking<EventType::Recv>);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(callbacks, ev_nonblocking<EventType::Isend>);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(callbacks, ev_nonblocking<EventType::Irecv>);
   OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(callbacks, ev_request<EventType::IsendComplete>);
   OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(callbacks, ev_request<EventType::IrecvRequest>);
   OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(callbacks, ev_request<EventType::Test>);

@@ -115,6 +115,16 @@ class Fields {
     return v;
   }
   int optional_root(std::size_t i, int world) const { return i < line_.size() ? rank(i, "root", world) : 0; }
+  // [DATATYPE1 [DATATYPE2]] from field i.
+  void datatypes(std::size_t i, TiAction& a) const {
+    a.datatype1 = datatype(i);
+    a.datatype2 = datatype(i + 1);
+  }
+  // [ROOT [DATATYPE1 [DATATYPE2]]] from field i.
+  void root_and_datatypes(std::size_t i, int world, TiAction& a) const {
+    a.root = optional_root(i, world);
+    datatypes(i + 1, a);
+  }
   PatternLine& line() { return line_; }
 
  private:
@@ -189,35 +199,31 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
       a.datatype1 = f.datatype(4);
       break;
     case TiKind::Reduce:
-      f.need(4, "RANK reduce COUNT FLOPS [ROOT [DATATYPE]]");
+    case TiKind::Allreduce: {
+      const bool rooted = a.kind == TiKind::Reduce;
+      f.need(4, fmt::format("RANK {} COUNT FLOPS [{}]", name, rooted ? "ROOT [DATATYPE]" : "DATATYPE"));
       a.count = f.count(2, "count");
       a.amount = f.amount(3, "flops");
-      a.root = f.optional_root(4, world);
-      a.datatype1 = f.datatype(5);
+      if (rooted) a.root = f.optional_root(4, world);
+      a.datatype1 = f.datatype(rooted ? 5 : 4);
       break;
-    case TiKind::Allreduce:
-      f.need(4, "RANK allreduce COUNT FLOPS [DATATYPE]");
-      a.count = f.count(2, "count");
-      a.amount = f.amount(3, "flops");
-      a.datatype1 = f.datatype(4);
-      break;
+    }
     case TiKind::Alltoall:
     case TiKind::Allgather:
-      f.need(4, fmt::format("RANK {} SEND_COUNT RECV_COUNT [DATATYPE1 [DATATYPE2]]", name));
-      a.send_count = f.count(2, "send count");
-      a.recv_count = f.count(3, "receive count");
-      a.datatype1 = f.datatype(4);
-      a.datatype2 = f.datatype(5);
-      break;
     case TiKind::Gather:
-    case TiKind::Scatter:
-      f.need(4, fmt::format("RANK {} SEND_COUNT RECV_COUNT [ROOT [DATATYPE1 [DATATYPE2]]]", name));
+    case TiKind::Scatter: {
+      const bool rooted = a.kind == TiKind::Gather || a.kind == TiKind::Scatter;
+      f.need(4, fmt::format("RANK {} SEND_COUNT RECV_COUNT [{}DATATYPE1 [DATATYPE2]{}]", name, rooted ? "ROOT [" : "",
+                            rooted ? "]" : ""));
       a.send_count = f.count(2, "send count");
       a.recv_count = f.count(3, "receive count");
-      a.root = f.optional_root(4, world);
-      a.datatype1 = f.datatype(5);
-      a.datatype2 = f.datatype(6);
+      if (rooted) {
+        f.root_and_datatypes(4, world, a);
+      } else {
+        f.datatypes(4, a);
+      }
       break;
+    }
     case TiKind::Gatherv:
     case TiKind::Allgatherv: {
       const auto n = static_cast<std::size_t>(world);
@@ -225,12 +231,9 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
       a.send_count = f.count(2, "send count");
       a.recv_counts = f.counts(3, world, "receive count");
       if (a.kind == TiKind::Gatherv) {
-        a.root = f.optional_root(3 + n, world);
-        a.datatype1 = f.datatype(4 + n);
-        a.datatype2 = f.datatype(5 + n);
+        f.root_and_datatypes(3 + n, world, a);
       } else {
-        a.datatype1 = f.datatype(3 + n);
-        a.datatype2 = f.datatype(4 + n);
+        f.datatypes(3 + n, a);
       }
       break;
     }
@@ -239,9 +242,7 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
       f.need(3 + n, fmt::format("RANK scatterv SEND_COUNT x {} RECV_COUNT [ROOT [DATATYPE1 [DATATYPE2]]]", world));
       a.send_counts = f.counts(2, world, "send count");
       a.recv_count = f.count(2 + n, "receive count");
-      a.root = f.optional_root(3 + n, world);
-      a.datatype1 = f.datatype(4 + n);
-      a.datatype2 = f.datatype(5 + n);
+      f.root_and_datatypes(3 + n, world, a);
       break;
     }
     case TiKind::ReduceScatter: {
@@ -261,8 +262,7 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
       a.send_counts = f.counts(3, world, "send count");
       a.recv_count = f.count(3 + n, "receive buffer size");
       a.recv_counts = f.counts(4 + n, world, "receive count");
-      a.datatype1 = f.datatype(4 + 2 * n);
-      a.datatype2 = f.datatype(5 + 2 * n);
+      f.datatypes(4 + 2 * n, a);
       break;
     }
     case TiKind::CommSize:
@@ -288,8 +288,7 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
       a.dst = f.rank(3, "destination", world);
       a.recv_count = f.count(4, "receive count");
       a.src = f.rank(5, "source", world, true);
-      a.datatype1 = f.datatype(6);
-      a.datatype2 = f.datatype(7);
+      f.datatypes(6, a);
       break;
     case TiKind::WaitAny:
       f.need(3, "RANK waitAny N");

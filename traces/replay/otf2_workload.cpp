@@ -21,7 +21,7 @@ class Otf2Source final : public ActionSource {
 }  // namespace
 
 Otf2Workload::Otf2Workload(const std::string& anchor, const coll::CollectiveSettings& collectives)
-    : defs_(read_otf2_definitions(anchor)), shared_(collectives) {}
+    : TraceWorkload(collectives), defs_(read_otf2_definitions(anchor)) {}
 
 std::string Otf2Workload::description() const {
   return fmt::format("OTF2 trace {} ({} communicators besides MPI_COMM_WORLD)", defs_.path, defs_.communicators.size());

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "traces/formats/otf2_trace.hpp"
-#include "traces/replay/rank_replay.hpp"
 #include "traces/replay/trace_workload.hpp"
 
 namespace contend {
@@ -17,11 +16,9 @@ class Otf2Workload final : public TraceWorkload {
   int rank_count() const override { return defs_.ranks(); }
   std::string description() const override;
   void run(Mpi& mpi) override;
-  const std::map<std::string, long long>& action_counts() const override { return shared_.counts(); }
 
  private:
   Otf2Definitions defs_;
-  ReplayShared shared_;
 };
 
 }  // namespace contend

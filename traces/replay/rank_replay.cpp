@@ -45,76 +45,76 @@ std::vector<std::uint64_t> scaled(const std::vector<std::int64_t>& counts, std::
   return out;
 }
 
+// The collective operation of a TI action, if it is one.
+std::optional<coll::CollectiveOp> collective_op(TiKind k) {
+  using coll::CollectiveOp;
+  switch (k) {
+    case TiKind::Barrier: return CollectiveOp::barrier;
+    case TiKind::Bcast: return CollectiveOp::bcast;
+    case TiKind::Reduce: return CollectiveOp::reduce;
+    case TiKind::Allreduce: return CollectiveOp::allreduce;
+    case TiKind::Alltoall: return CollectiveOp::alltoall;
+    case TiKind::Alltoallv: return CollectiveOp::alltoallv;
+    case TiKind::Gather: return CollectiveOp::gather;
+    case TiKind::Gatherv: return CollectiveOp::gatherv;
+    case TiKind::Scatter: return CollectiveOp::scatter;
+    case TiKind::Scatterv: return CollectiveOp::scatterv;
+    case TiKind::Allgather: return CollectiveOp::allgather;
+    case TiKind::Allgatherv: return CollectiveOp::allgatherv;
+    case TiKind::ReduceScatter: return CollectiveOp::reduce_scatter;
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace
 
 coll::CollectiveCall collective_call(const TiAction& a, const coll::Communicator& comm, bool default_is_double,
                                      const SourceLocation& where) {
-  using coll::CollectiveOp;
+  const auto op = collective_op(a.kind);
+  if (!op) throw Error(where, fmt::format("'{}' is not a collective", ti_kind_name(a.kind)));
   const std::uint32_t size1 = element_size(a.datatype1, default_is_double, where);
   const std::uint32_t size2 = element_size(a.datatype2, default_is_double, where);
   const auto me = static_cast<std::size_t>(comm.local_rank);
   const bool is_root = comm.local_rank == a.root;
   coll::CollectiveCall call;
+  call.op = *op;
   call.root = a.root;
   call.element_bytes = size1;
-  auto own_entry_only = [&](std::uint64_t bytes) {
+  auto bytes = [](std::int64_t count, std::uint32_t size) { return static_cast<std::uint64_t>(count) * size; };
+  auto own_entry_only = [&](std::uint64_t own) {
     std::vector<std::uint64_t> counts(static_cast<std::size_t>(comm.size()), 0);
-    counts[me] = bytes;
+    counts[me] = own;
     return counts;
   };
   switch (a.kind) {
-    case TiKind::Barrier: call.op = CollectiveOp::barrier; break;
-    case TiKind::Bcast: call.op = CollectiveOp::bcast; call.bytes = static_cast<std::uint64_t>(a.count) * size1; break;
-    case TiKind::Reduce: call.op = CollectiveOp::reduce; call.bytes = static_cast<std::uint64_t>(a.count) * size1; break;
-    case TiKind::Allreduce:
-      call.op = CollectiveOp::allreduce;
-      call.bytes = static_cast<std::uint64_t>(a.count) * size1;
-      break;
+    case TiKind::Bcast:
+    case TiKind::Reduce:
+    case TiKind::Allreduce: call.bytes = bytes(a.count, size1); break;
     case TiKind::Alltoall:
-      call.op = CollectiveOp::alltoall;
-      call.bytes = static_cast<std::uint64_t>(a.send_count) * size1;
-      break;
     case TiKind::Gather:
-      call.op = CollectiveOp::gather;
-      call.bytes = static_cast<std::uint64_t>(a.send_count) * size1;
-      break;
-    case TiKind::Allgather:
-      call.op = CollectiveOp::allgather;
-      call.bytes = static_cast<std::uint64_t>(a.send_count) * size1;
-      break;
+    case TiKind::Allgather: call.bytes = bytes(a.send_count, size1); break;
     case TiKind::Scatter:
-      call.op = CollectiveOp::scatter;
-      call.bytes = static_cast<std::uint64_t>(a.recv_count) * size2;
+      call.bytes = bytes(a.recv_count, size2);
       call.element_bytes = size2;
       break;
     case TiKind::Gatherv:
       // SimGrid writes zeros for the receive counts of non-roots (not significant there).
-      call.op = CollectiveOp::gatherv;
-      call.counts = is_root ? scaled(a.recv_counts, size2)
-                            : own_entry_only(static_cast<std::uint64_t>(a.send_count) * size1);
+      call.counts = is_root ? scaled(a.recv_counts, size2) : own_entry_only(bytes(a.send_count, size1));
       break;
     case TiKind::Scatterv:
-      call.op = CollectiveOp::scatterv;
-      call.counts = is_root ? scaled(a.send_counts, size1)
-                            : own_entry_only(static_cast<std::uint64_t>(a.recv_count) * size2);
+      call.counts = is_root ? scaled(a.send_counts, size1) : own_entry_only(bytes(a.recv_count, size2));
       call.element_bytes = size2;
       break;
     case TiKind::Allgatherv:
-      call.op = CollectiveOp::allgatherv;
       call.counts = scaled(a.recv_counts, size2);
       call.element_bytes = size2;
       break;
     case TiKind::Alltoallv:
-      call.op = CollectiveOp::alltoallv;
       call.send_counts = scaled(a.send_counts, size1);
       call.recv_counts = scaled(a.recv_counts, size2);
       break;
-    case TiKind::ReduceScatter:
-      call.op = CollectiveOp::reduce_scatter;
-      call.counts = scaled(a.recv_counts, size1);
-      break;
-    default:
-      throw Error(where, fmt::format("'{}' is not a collective", ti_kind_name(a.kind)));
+    case TiKind::ReduceScatter: call.counts = scaled(a.recv_counts, size1); break;
+    default: break;  // barrier: nothing to move
   }
   return call;
 }
@@ -126,18 +126,6 @@ namespace {
 // Contexts of communicators a trace defines up front; far from those that
 // coll::split_communicator and dup_communicator hand out.
 constexpr int kPredefinedContextBase = 1 << 28;
-
-bool is_collective(TiKind k) {
-  switch (k) {
-    case TiKind::Barrier: case TiKind::Bcast: case TiKind::Reduce: case TiKind::Allreduce:
-    case TiKind::Alltoall: case TiKind::Alltoallv: case TiKind::Gather: case TiKind::Gatherv:
-    case TiKind::Scatter: case TiKind::Scatterv: case TiKind::Allgather: case TiKind::Allgatherv:
-    case TiKind::ReduceScatter:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // SimGrid's RequestStorage: pending requests by (src, dst, tag) (plus the
 // communicator here), oldest first. An empty slot stands for a request a
@@ -324,7 +312,7 @@ class RankReplay {
   }
 
   void perform(const TiAction& a) {
-    if (is_collective(a.kind)) return collective(a);
+    if (collective_op(a.kind)) return collective(a);
     switch (a.kind) {
       case TiKind::Init: default_is_double_ = a.init_has_argument; break;
       case TiKind::Finalize: case TiKind::CommSize: break;

@@ -23,7 +23,7 @@ class TiSource final : public ActionSource {
 }  // namespace
 
 TiWorkload::TiWorkload(const std::string& path, const coll::CollectiveSettings& collectives)
-    : files_(open_ti_trace(path)), shared_(collectives) {}
+    : TraceWorkload(collectives), files_(open_ti_trace(path)) {}
 
 std::string TiWorkload::description() const {
   return fmt::format("TI trace {} ({})", files_.path, files_.single_file ? "one file" : "index of rank files");

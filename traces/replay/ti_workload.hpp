@@ -2,11 +2,9 @@
 // Replays a SimGrid time-independent trace (formats/ti_trace.hpp): each
 // rank's actor reads its own file lazily and performs its actions against
 // the Mpi handle (rank_replay.hpp), so memory does not grow with the trace.
-#include <map>
 #include <string>
 
 #include "traces/formats/ti_trace.hpp"
-#include "traces/replay/rank_replay.hpp"
 #include "traces/replay/trace_workload.hpp"
 
 namespace contend {
@@ -19,11 +17,8 @@ class TiWorkload final : public TraceWorkload {
   std::string description() const override;
   void run(Mpi& mpi) override;
 
-  const std::map<std::string, long long>& action_counts() const override { return shared_.counts(); }
-
  private:
   TiTraceFiles files_;
-  ReplayShared shared_;
 };
 
 }  // namespace contend

@@ -9,13 +9,19 @@
 
 #include "sim/collectives/collectives.hpp"
 #include "sim/engine/workload.hpp"
+#include "traces/replay/rank_replay.hpp"
 
 namespace contend {
 
 class TraceWorkload : public Workload {
  public:
   // Actions replayed so far, by name (every rank together): coverage reports.
-  virtual const std::map<std::string, long long>& action_counts() const = 0;
+  const std::map<std::string, long long>& action_counts() const { return shared_.counts(); }
+
+ protected:
+  // `collectives`: how the trace's collectives run.
+  explicit TraceWorkload(const coll::CollectiveSettings& collectives) : shared_(collectives) {}
+  ReplayShared shared_;  // what the ranks' actors share
 };
 
 // `collectives`: how the trace's collectives run (--ompi, --coll).

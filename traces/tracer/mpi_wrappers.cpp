@@ -108,6 +108,22 @@ long long counts_sum(const int* counts, int n, MPI_Datatype type) {
 
 std::string id(MPI_Datatype type) { return s(T().elements(1, type).id); }
 
+// alltoall and allgather: NAME SEND_COUNT RECV_COUNT SEND_TYPE RECV_TYPE.
+void everyone_line(const char* name, int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm) {
+  if (!T().records(comm)) return;
+  const Elements a = T().elements(sendcount, sendtype), b = T().elements(recvcount, recvtype);
+  T().line(std::string(name) + " " + s(a.count) + " " + s(b.count) + " " + s(a.id) + " " + s(b.id) +
+           T().comm_suffix(comm));
+}
+
+// gather and scatter: NAME SEND_COUNT RECV_COUNT ROOT SEND_TYPE RECV_TYPE, the
+// side significant at the root only written as the other side elsewhere.
+void rooted_line(const char* name, const Elements& send, const Elements& receive, int root, MPI_Comm comm) {
+  T().line(std::string(name) + " " + s(send.count) + " " + s(receive.count) + " " + s(root) + " " + s(send.id) + " " +
+           s(receive.id) + T().comm_suffix(comm));
+}
+
 }  // namespace
 
 extern "C" {
@@ -314,10 +330,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   const int rc = traced("MPI_Alltoall", CallKind::Blocking, [&] {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   });
-  if (T().records(comm)) {
-    const Elements a = T().elements(sendcount, sendtype), b = T().elements(recvcount, recvtype);
-    T().line("alltoall " + s(a.count) + " " + s(b.count) + " " + s(a.id) + " " + s(b.id) + T().comm_suffix(comm));
-  }
+  everyone_line("alltoall", sendcount, sendtype, recvcount, recvtype, comm);
   return rc;
 }
 
@@ -326,10 +339,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   const int rc = traced("MPI_Allgather", CallKind::Blocking, [&] {
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   });
-  if (T().records(comm)) {
-    const Elements a = T().elements(sendcount, sendtype), b = T().elements(recvcount, recvtype);
-    T().line("allgather " + s(a.count) + " " + s(b.count) + " " + s(a.id) + " " + s(b.id) + T().comm_suffix(comm));
-  }
+  everyone_line("allgather", sendcount, sendtype, recvcount, recvtype, comm);
   return rc;
 }
 
@@ -339,11 +349,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   });
   if (T().records(comm)) {
-    const bool is_root = comm_rank(comm) == root;
     const Elements a = T().elements(sendcount, sendtype);
-    const Elements b = is_root ? T().elements(recvcount, recvtype) : a;
-    T().line("gather " + s(a.count) + " " + s(b.count) + " " + s(root) + " " + s(a.id) + " " + s(b.id) +
-             T().comm_suffix(comm));
+    rooted_line("gather", a, comm_rank(comm) == root ? T().elements(recvcount, recvtype) : a, root, comm);
   }
   return rc;
 }
@@ -354,11 +361,8 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   });
   if (T().records(comm)) {
-    const bool is_root = comm_rank(comm) == root;
     const Elements b = T().elements(recvcount, recvtype);
-    const Elements a = is_root ? T().elements(sendcount, sendtype) : b;
-    T().line("scatter " + s(a.count) + " " + s(b.count) + " " + s(root) + " " + s(a.id) + " " + s(b.id) +
-             T().comm_suffix(comm));
+    rooted_line("scatter", comm_rank(comm) == root ? T().elements(sendcount, sendtype) : b, b, root, comm);
   }
   return rc;
 }

@@ -24,20 +24,18 @@ class Contend:
     def __init__(self, binary, root, out):
         self.binary, self.root, self.out = binary, root, out
 
-    def platform(self, name):
-        return os.path.join(self.root, "platforms", name + ".yaml")
+    def total_times(self, command, platform, pattern, mapping, model):
+        """Each rank's total_time from `contend COMMAND ... --per-rank`."""
+        path = os.path.join(self.out, f"tmp-{command}.csv")
+        run([self.binary, command, "--platform", os.path.join(self.root, "platforms", platform + ".yaml"),
+             "--pattern", pattern, "--mapping", mapping, "--model", model, "--quiet", "--per-rank", path])
+        return read_csv(path, "total_time")
 
     def analyze(self, platform, pattern, mapping, model="staircase"):
-        path = os.path.join(self.out, "tmp-analyze.csv")
-        run([self.binary, "analyze", "--platform", self.platform(platform), "--pattern", pattern,
-             "--mapping", mapping, "--model", model, "--quiet", "--per-rank", path])
-        return read_csv(path, "total_time")
+        return self.total_times("analyze", platform, pattern, mapping, model)
 
     def simulate(self, platform, pattern, mapping, model="staircase"):
-        path = os.path.join(self.out, "tmp-simulate.csv")
-        run([self.binary, "simulate", "--platform", self.platform(platform), "--pattern", pattern,
-             "--mapping", mapping, "--model", model, "--quiet", "--per-rank", path])
-        return read_csv(path, "total_time")
+        return self.total_times("simulate", platform, pattern, mapping, model)
 
 
 def write_pattern(path, ranks, messages):
@@ -51,6 +49,26 @@ def write_mapping(path, placements):
     with open(path, "w") as f:
         for rank, (node, socket, core) in enumerate(placements):
             f.write(f"{rank} {node} {socket} {core}\n")
+
+
+def write_csv(path, header, rows):
+    with open(path, "w") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def finish_axes(ax, xlabel, ylabel, title):
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+
+
+def save_figure(path):
+    plt.tight_layout()
+    plt.savefig(path, dpi=120)
+    plt.close()
 
 
 def fig3(c, out):
@@ -74,22 +92,15 @@ def fig3(c, out):
             failures.append(f"fig3 s={s}: closed form does not order the pairs by size")
         if not (times_sim[0] >= times_sim[1] >= times_sim[2]):
             failures.append(f"fig3 s={s}: simulation does not order the pairs by size")
-    with open(os.path.join(out, "fig3.csv"), "w") as f:
-        w = csv.writer(f)
-        w.writerow(["s", "closed_2s", "closed_s", "closed_half_s", "simulated_2s", "simulated_s", "simulated_half_s"])
-        w.writerows(rows)
+    write_csv(os.path.join(out, "fig3.csv"),
+              ["s", "closed_2s", "closed_s", "closed_half_s", "simulated_2s", "simulated_s", "simulated_half_s"], rows)
     plt.figure(figsize=(6, 4))
     for i, label in enumerate(["pair 0 (2s)", "pair 1 (s)", "pair 2 (s/2)"]):
         line = plt.loglog(sizes, [r[1 + i] for r in rows], label=label + ", eqs. (5)-(6)")[0]
         plt.loglog(sizes, [r[4 + i] for r in rows], "o", color=line.get_color(), markersize=3,
                    label=label + ", simulated")
-    plt.xlabel("s [bytes]")
-    plt.ylabel("time per pair [s]")
-    plt.title("Thune Fig. 3: three pairs on one ThunderX2 socket")
-    plt.legend(fontsize=7)
-    plt.tight_layout()
-    plt.savefig(os.path.join(out, "fig3.png"), dpi=120)
-    plt.close()
+    finish_axes(plt.gca(), "s [bytes]", "time per pair [s]", "Thune Fig. 3: three pairs on one ThunderX2 socket")
+    save_figure(os.path.join(out, "fig3.png"))
     last = rows[-1]
     return failures, (f"At s = 2 MiB the pairs take {last[1] * 1e3:.3f}, {last[2] * 1e3:.3f} and "
                       f"{last[3] * 1e3:.3f} ms (closed form; simulated {last[4] * 1e3:.3f}, {last[5] * 1e3:.3f}, "
@@ -123,24 +134,18 @@ def fig5(c, out):
     simulated = c.simulate("thunderx2", pattern, mapping)
     maxmin = c.simulate("thunderx2", pattern, mapping, "maxmin")
     off_ranks = set(range(16, 24)) | set(range(40, 48))
-    with open(os.path.join(out, "fig5.csv"), "w") as f:
-        w = csv.writer(f)
-        w.writerow(["rank", "socket", "kind", "closed_form", "simulated", "maxmin"])
-        for r in range(48):
-            w.writerow([r, r // 24, "inter" if r in off_ranks else "intra", closed[r], simulated[r], maxmin[r]])
+    write_csv(os.path.join(out, "fig5.csv"), ["rank", "socket", "kind", "closed_form", "simulated", "maxmin"],
+              ([r, r // 24, "inter" if r in off_ranks else "intra", closed[r], simulated[r], maxmin[r]]
+               for r in range(48)))
     ranks = list(range(48))
     plt.figure(figsize=(8, 4))
     plt.bar(ranks, [simulated[r] * 1e3 for r in ranks], color=["tab:orange" if r in off_ranks else "tab:green"
                                                                for r in ranks], label="staircase, simulated")
     plt.plot(ranks, [closed[r] * 1e3 for r in ranks], "k.", label="eqs. (12)-(17), closed form")
     plt.plot(ranks, [maxmin[r] * 1e3 for r in ranks], "b_", label="maxmin (SimGrid)")
-    plt.xlabel("rank (orange: inter-socket messages)")
-    plt.ylabel("time [ms]")
-    plt.title("Thune Fig. 5(a): mixed intra/inter-socket on ThunderX2")
-    plt.legend(fontsize=7)
-    plt.tight_layout()
-    plt.savefig(os.path.join(out, "fig5.png"), dpi=120)
-    plt.close()
+    finish_axes(plt.gca(), "rank (orange: inter-socket messages)", "time [ms]",
+                "Thune Fig. 5(a): mixed intra/inter-socket on ThunderX2")
+    save_figure(os.path.join(out, "fig5.png"))
     failures = []
     for name, t in (("closed form", closed), ("simulation", simulated)):
         if min(t[r] for r in off_ranks) <= max(t[r] for r in ranks if r not in off_ranks):
@@ -177,25 +182,17 @@ def fig4(c, out):
         below = sum(1 for r in range(64) if extended[r] < staircase[r])
         if below < 48:
             failures.append(f"fig4 {kind}: the extended max-rate model is below the staircase for only {below} of 64")
-    with open(os.path.join(out, "fig4.csv"), "w") as f:
-        w = csv.writer(f)
-        w.writerow(["kind", "rank", "staircase_closed_form", "extended_max_rate", "staircase_simulated"])
-        for kind, (s, e, m) in results.items():
-            for r in range(64):
-                w.writerow([kind, r, s[r], e[r], m[r]])
+    write_csv(os.path.join(out, "fig4.csv"), ["kind", "rank", "staircase_closed_form", "extended_max_rate",
+                                              "staircase_simulated"],
+              ([kind, r, s[r], e[r], m[r]] for kind, (s, e, m) in results.items() for r in range(64)))
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, (kind, (s, e, m)) in zip(axes, results.items()):
         ranks = list(range(64))
         ax.bar(ranks, [m[r] * 1e3 for r in ranks], color="tab:green", label="staircase, simulated")
         ax.plot(ranks, [s[r] * 1e3 for r in ranks], "k.", label="staircase, eqs. (7)-(9)")
         ax.plot(ranks, [e[r] * 1e3 for r in ranks], "m.", label="extended max-rate, eq. (10)")
-        ax.set_title(f"Thune Fig. 4: {kind}-socket, Epyc Rome")
-        ax.set_xlabel("rank")
-        ax.set_ylabel("time [ms]")
-        ax.legend(fontsize=7)
-    plt.tight_layout()
-    plt.savefig(os.path.join(out, "fig4.png"), dpi=120)
-    plt.close()
+        finish_axes(ax, "rank", "time [ms]", f"Thune Fig. 4: {kind}-socket, Epyc Rome")
+    save_figure(os.path.join(out, "fig4.png"))
     lines = []
     for kind, (s, e, m) in results.items():
         ratio = sum(e.values()) / sum(s.values())

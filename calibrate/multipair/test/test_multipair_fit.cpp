@@ -11,6 +11,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/yaml_field.hpp"
 #include "tests/harness/error_message.hpp"
+#include "tests/harness/text_lines.hpp"
 
 using namespace contend;
 using namespace contend::calibrate;
@@ -70,13 +71,6 @@ std::map<Level, LevelFit> two_level_fit() {
 }
 
 const std::map<Level, std::string> kSources = {{Level::IntraSocket, "intra.csv"}, {Level::InterNode, "inter.csv"}};
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
 
 }  // namespace
 
@@ -193,8 +187,8 @@ BOOST_AUTO_TEST_CASE(platform_update_rewrites_only_fitted_levels) {
   BOOST_TEST(close(inter.bandwidth.points()[1].second, 11.9e6, 1e-3));
   BOOST_TEST(p.level(Level::InterSocket).latency == 3e-6);  // untouched
 
-  const auto before = lines_of(kPlatform);
-  const auto after = lines_of(updated);
+  const auto before = test::lines_of(kPlatform);
+  const auto after = test::lines_of(updated);
   // Lines outside the two rewritten entries are byte for byte the same.
   BOOST_TEST(after[0] == before[0]);
   BOOST_TEST(after[3] == "levels:");

@@ -15,6 +15,7 @@
 #include "sim/core/file_io.hpp"
 #include "sim/core/yaml_field.hpp"
 #include "tests/harness/error_message.hpp"
+#include "tests/harness/text_lines.hpp"
 
 using namespace contend;
 using namespace contend::calibrate;
@@ -313,12 +314,6 @@ BOOST_AUTO_TEST_SUITE(netgauge_platform_update)
 
 namespace {
 std::string shipped(const char* name) { return read_text(std::string(CONTEND_SOURCE_DIR) + "/platforms/" + name); }
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(section_is_added_and_threshold_set) {
@@ -336,7 +331,7 @@ BOOST_AUTO_TEST_CASE(section_is_added_and_threshold_set) {
   BOOST_TEST(vector.child("O_r").as_duration() == 3 * kEager.O_r, boost::test_tools::tolerance(1e-3));
   BOOST_TEST(root.child("models").child("maxmin").present());
   // Every line of the original is still there, in order (only additions).
-  const auto before = lines_of(text), after = lines_of(out);
+  const auto before = test::lines_of(text), after = test::lines_of(out);
   std::size_t j = 0;
   for (const auto& line : after) {
     if (j < before.size() && line == before[j]) ++j;

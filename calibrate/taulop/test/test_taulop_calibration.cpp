@@ -20,6 +20,7 @@
 #include "models/taulop/parameters.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/yaml_field.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using namespace contend::calibrate;
@@ -315,12 +316,7 @@ BOOST_AUTO_TEST_CASE(relative_residuals_follow_the_small_messages) {
 BOOST_AUTO_TEST_CASE(raw_csv_errors_say_where) {
   auto error_of = [](const std::string& line) {
     std::istringstream in(std::string(kTaulopCsvHeader) + "\n" + line + "\n");
-    try {
-      read_taulop_csv(in, "r.csv");
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
+    return test::error_message([&] { read_taulop_csv(in, "r.csv"); });
   };
   BOOST_TEST(error_of("bcast_gather,,binomal,6,8192,4,2,0:0,16384,1,0,1e-5") ==
              "r.csv:2:15: algorithm: unknown 'binomal' (did you mean 'binomial'?); expected one of: linear, chain, kchain, "

@@ -6,6 +6,7 @@
 
 #include "models/dedicated_core/denis_model.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 namespace tt = boost::test_tools;
@@ -35,12 +36,7 @@ std::vector<ProgressProfile> read(const std::string& text) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    read(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { read(text); });
 }
 
 const std::string kHeader =
@@ -89,12 +85,10 @@ BOOST_AUTO_TEST_CASE(the_slowest_rank_decides) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_cores_and_alpha) {
-  BOOST_CHECK_EXCEPTION(denis_dedicated(kripke1(), 1, 0), Error, [](const Error& e) {
-    return std::string(e.what()) == "--cores: a dedicated core needs at least 2 cores per rank, got 1";
-  });
-  BOOST_CHECK_EXCEPTION(denis_dedicated(kripke1(), 16, 1.5), Error, [](const Error& e) {
-    return std::string(e.what()) == "--alpha: expected a ratio in [0, 1], got 1.5";
-  });
+  BOOST_TEST(test::error_message([] { denis_dedicated(kripke1(), 1, 0); }) ==
+             "--cores: a dedicated core needs at least 2 cores per rank, got 1");
+  BOOST_TEST(test::error_message([] { denis_dedicated(kripke1(), 16, 1.5); }) ==
+             "--alpha: expected a ratio in [0, 1], got 1.5");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

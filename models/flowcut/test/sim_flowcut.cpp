@@ -24,33 +24,18 @@ const std::string kTable =
     "    alone: {include: 1/2, start_end: 0}\n";
 
 std::string cluster(int nodes, int cores = 1, const std::string& models = kTable) {
-  const std::string levels =
-      "  intra_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 500MB/s}\n"
-      "  inter_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 500MB/s}\n"
-      "  inter_node: {latency: 5us, eager_threshold: 1KiB, bandwidth: 100MB/s}\n";
-  return platform_yaml(nodes, 1, cores, levels, "{topology: star, link_bandwidth: 1GB/s}", "{bandwidth: 1GB/s}") +
-         models;
+  const std::string levels = levels_yaml({"1us", "1us", "5us"}, "1KiB", {"500MB/s", "500MB/s", "100MB/s"});
+  return star_cluster_yaml(nodes, cores, levels) + models;
 }
 
-// The end of the message from src to dst, less its start.
-double duration(const Results& r, int src, int dst) {
-  const auto m = messages_between(r, src, dst);
-  BOOST_TEST_REQUIRE(m.size() == 1u);
-  return m[0].end - m[0].start;
-}
-
-RunOptions flowcut() {
-  RunOptions o;
-  o.model = "flowcut";
-  return o;
-}
+const RunOptions kFlowcut{.model = "flowcut"};
 
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(flowcut_lone_messages_follow_the_linear_model) {
   // Sec. 3.2: L + m / Bw across the network; intra-node: tau + m / BW of the level.
   // Ranks 0, 1 on node 0 and 2, 3 on node 1; intra-node flows never conflict.
-  const auto r = run_pattern(cluster(2, 2), {{0, 2, MB}, {3, 2, 2 * MB}, {1, 0, 2 * MB}}, 4, flowcut());
+  const auto r = run_pattern(cluster(2, 2), {{0, 2, MB}, {3, 2, 2 * MB}, {1, 0, 2 * MB}}, 4, kFlowcut);
   BOOST_TEST(duration(r, 0, 2) == L + D, tt::tolerance(1e-12));
   BOOST_TEST(duration(r, 3, 2) == 1e-6 + 2e6 / 500e6, tt::tolerance(1e-12));
   BOOST_TEST(duration(r, 1, 0) == 1e-6 + 2e6 / 500e6, tt::tolerance(1e-12));
@@ -58,7 +43,7 @@ BOOST_AUTO_TEST_CASE(flowcut_lone_messages_follow_the_linear_model) {
 
 BOOST_AUTO_TEST_CASE(flowcut_outgo_and_income_conflicts_cut_both_flows_by_one) {
   // C<-X-> (1 -> 0, 1 -> 2) and C->X<- (3 -> 5, 4 -> 5): cut 1 each, 2D.
-  const auto r = run_pattern(cluster(6), {{1, 0, MB}, {1, 2, MB}, {3, 5, MB}, {4, 5, MB}}, 6, flowcut());
+  const auto r = run_pattern(cluster(6), {{1, 0, MB}, {1, 2, MB}, {3, 5, MB}, {4, 5, MB}}, 6, kFlowcut);
   for (auto [s, d] : {std::pair{1, 0}, {1, 2}, {3, 5}, {4, 5}}) BOOST_TEST(duration(r, s, d) == L + 2 * D, tt::tolerance(1e-12));
 }
 
@@ -66,7 +51,7 @@ BOOST_AUTO_TEST_CASE(flowcut_outgo_income_cut_three_is_a_rate_of_one_quarter) {
   // Sec. 6.1 with cut (0, 3): f1 = 0 -> 1 ends after D; f2 = 1 -> 2 moved
   // D/4 meanwhile, then the rest alone: 1.75 D (the reading that Table 4
   // needs; the text's "(1 + 1/2) T(NC)" would be cut 1).
-  const auto r = run_pattern(cluster(3), {{0, 1, MB}, {1, 2, MB}}, 3, flowcut());
+  const auto r = run_pattern(cluster(3), {{0, 1, MB}, {1, 2, MB}}, 3, kFlowcut);
   BOOST_TEST(duration(r, 0, 1) == L + D, tt::tolerance(1e-12));
   BOOST_TEST(duration(r, 1, 2) == L + 1.75 * D, tt::tolerance(1e-12));
 }
@@ -74,7 +59,7 @@ BOOST_AUTO_TEST_CASE(flowcut_outgo_income_cut_three_is_a_rate_of_one_quarter) {
 BOOST_AUTO_TEST_CASE(flowcut_even_chain_takes_the_alternating_sequence) {
   // 0 <- 1 -> 2 <- 3: two conflicts, cuts (1/2, 2, 1/2). The ends move at
   // 2/3 and end at 1.5 D; the middle one moved D/2 by then, ends at 2 D.
-  const auto r = run_pattern(cluster(4), {{1, 0, MB}, {1, 2, MB}, {3, 2, MB}}, 4, flowcut());
+  const auto r = run_pattern(cluster(4), {{1, 0, MB}, {1, 2, MB}, {3, 2, MB}}, 4, kFlowcut);
   BOOST_TEST(duration(r, 1, 0) == L + 1.5 * D, tt::tolerance(1e-12));
   BOOST_TEST(duration(r, 3, 2) == L + 1.5 * D, tt::tolerance(1e-12));
   BOOST_TEST(duration(r, 1, 2) == L + 2 * D, tt::tolerance(1e-12));
@@ -83,7 +68,7 @@ BOOST_AUTO_TEST_CASE(flowcut_even_chain_takes_the_alternating_sequence) {
 BOOST_AUTO_TEST_CASE(flowcut_conflicts_follow_starts_and_ends) {
   // Sec. 5.3: 0 -> 1 alone for D/2, then with 2 -> 1 (income, cut 1) until
   // it ends at L + 1.5 D; 2 -> 1 moved half its data, the rest alone.
-  const auto r = run_pattern(cluster(3), {{0, 1, MB}, {2, 1, MB, D / 2}}, 3, flowcut());
+  const auto r = run_pattern(cluster(3), {{0, 1, MB}, {2, 1, MB, D / 2}}, 3, kFlowcut);
   BOOST_TEST(duration(r, 0, 1) == L + 1.5 * D, tt::tolerance(1e-12));
   BOOST_TEST(duration(r, 2, 1) == L + 1.5 * D, tt::tolerance(1e-12));
   BOOST_TEST(messages_between(r, 2, 1)[0].end == L + 2 * D, tt::tolerance(1e-12));
@@ -110,7 +95,7 @@ BOOST_AUTO_TEST_CASE(flowcut_reused_transfer_ids_ignore_old_events) {
     if (mpi.rank() == 4) mpi.send(5, 18 * MB / 10);
     if (mpi.rank() == 5) mpi.recv(4, 18 * MB / 10);
   });
-  const auto r = run(cluster(6), w, flowcut());
+  const auto r = run(cluster(6), w, kFlowcut);
   BOOST_TEST(messages_between(r, 0, 1)[0].end == L + 1.5 * D, tt::tolerance(1e-12));
   BOOST_TEST(duration(r, 0, 3) == L + D, tt::tolerance(1e-12));
 }
@@ -119,14 +104,14 @@ BOOST_AUTO_TEST_CASE(flowcut_lone_flow_between_conflicts_is_included) {
   // 0 <- 1 -> 2 -> 3 -> 4 <- 5: outgo at 1 and income at 4 (cut 1: 2D);
   // 2 -> 3 alone between them, "C-> Include" cut 1/2: it moves at 2/3 of
   // its rate and ends at 1.5 D, before they do.
-  const auto r = run_pattern(cluster(6), {{1, 0, MB}, {1, 2, MB}, {2, 3, MB}, {3, 4, MB}, {5, 4, MB}}, 6, flowcut());
+  const auto r = run_pattern(cluster(6), {{1, 0, MB}, {1, 2, MB}, {2, 3, MB}, {3, 4, MB}, {5, 4, MB}}, 6, kFlowcut);
   BOOST_TEST(duration(r, 2, 3) == L + 1.5 * D, tt::tolerance(1e-12));
   BOOST_TEST(duration(r, 1, 2) == L + 2 * D, tt::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(flowcut_needs_its_table) {
   ScriptWorkload w(2, [](Mpi&) {});
-  const std::string error = run_error(cluster(2, 1, "models: {maxmin: {}}\n"), w, flowcut());
+  const std::string error = run_error(cluster(2, 1, "models: {maxmin: {}}\n"), w, kFlowcut);
   BOOST_TEST(error.find("test.yaml") == 0u);
   BOOST_TEST(error.find("models.flowcut: the flowcut model needs the flow-cut table") != std::string::npos);
 }

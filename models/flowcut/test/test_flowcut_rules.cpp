@@ -10,6 +10,7 @@
 #include "models/flowcut/conflict_graph.hpp"
 #include "models/flowcut/cut_table.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using Conflict = ConflictGraph::Conflict;
@@ -46,12 +47,7 @@ FlowCutTable parse(const std::string& yaml) {
 }
 
 std::string parse_error(const std::string& yaml) {
-  try {
-    parse(yaml);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse(yaml); });
 }
 
 }  // namespace

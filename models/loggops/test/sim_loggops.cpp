@@ -6,9 +6,6 @@
 #include <cmath>
 
 #include "sim/engine/mpi.hpp"
-#include "sim/engine/simulation.hpp"
-#include "sim/core/mapping.hpp"
-#include "models/registry.hpp"
 #include "tests/harness/sim_fixture.hpp"
 #include "sim/workload/pingpong_workload.hpp"
 
@@ -19,10 +16,7 @@ namespace tt = boost::test_tools;
 namespace {
 
 // One socket of 4 cores at 1 Gflop/s; eager below 4 KiB (S).
-const std::string kLevels =
-    "  intra_socket: {latency: 1us, eager_threshold: 4KiB, bandwidth: 1GB/s}\n"
-    "  inter_socket: {latency: 1us, eager_threshold: 4KiB, bandwidth: 1GB/s}\n"
-    "  inter_node: {latency: 1us, eager_threshold: 4KiB, bandwidth: 1GB/s}\n";
+const std::string kLevels = levels_yaml("1us", "4KiB", "1GB/s");
 
 const std::string kLogGops =
     "models:\n"
@@ -66,11 +60,7 @@ void check_pingpong(const std::string& progress, bool vector) {
     type = *parse_datatype("vector:4,1,4:float", error);
   }
   PingPongWorkload w(sizes, type);
-  const Platform p = parse_platform(YamlField::load_string(platform(progress), "test.yaml"));
-  const Mapping m = make_mapping("block", 2, p.nodes, false);
-  SimulationOptions o;
-  o.model = "loggops";
-  simulate(p, m, w, all_models(), o);
+  run(platform(progress), w, {.model = "loggops"});
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     BOOST_TEST_CONTEXT("k = " << sizes[i]) { BOOST_TEST(w.round_trips()[i] == bacon(sizes[i], vector), tt::tolerance(1e-12)); }
   }
@@ -88,17 +78,7 @@ BOOST_AUTO_TEST_CASE(loggops_nic_gap_spaces_injections) {
   // First: max(1, 3) + L = 4 us. Second: posted at 1 us (the CPU was busy),
   // injected at 3 us when the NIC is free, NIC busy until 6 us: arrives at 7 us.
   // Rank 1 then pays 2 x (o_r + O_r k) = 2 x 0.5 us: done at 8 us.
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      auto a = mpi.isend(1, 1000);
-      auto b = mpi.isend(1, 1000);
-      mpi.waitall({a, b});
-    } else {
-      auto a = mpi.irecv(0, 1000);
-      auto b = mpi.irecv(0, 1000);
-      mpi.waitall({a, b});
-    }
-  });
+  auto w = two_messages(1000, 1000);
   const auto r = run(platform("thread"), w, {.model = "loggops"});
   BOOST_REQUIRE(r.messages.size() == 2u);
   BOOST_TEST(r.messages[0].end == 4e-6, tt::tolerance(1e-12));
@@ -110,15 +90,7 @@ BOOST_AUTO_TEST_CASE(loggops_nic_gap_spaces_injections) {
 BOOST_AUTO_TEST_CASE(loggops_overheads_and_compute_share_the_core) {
   // Rank 0: Isend (1 us of CPU), then 10 us of compute: done at 11 us.
   // Rank 1: the data arrives at 4 us, o_r + O_r k = 0.5 us: 4.5 us.
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      auto q = mpi.isend(1, 1000);
-      mpi.compute_seconds(10e-6);
-      mpi.wait(q);
-    } else {
-      mpi.recv(0, 1000);
-    }
-  });
+  auto w = isend_compute_wait(1000, 10e-6);
   const auto r = run(platform("thread"), w, {.model = "loggops"});
   BOOST_TEST(r.ranks[0].total_time == 11e-6, tt::tolerance(1e-12));
   BOOST_TEST(r.ranks[1].total_time == 4.5e-6, tt::tolerance(1e-12));
@@ -127,81 +99,55 @@ BOOST_AUTO_TEST_CASE(loggops_overheads_and_compute_share_the_core) {
 namespace {
 
 // Rank 0: rendezvous Isend of 1e6 B (CPU o_s + O_s k = 102 us), 1 ms of
-// compute, Wait. Rank 1 posts its receive at 200 us, after that overhead.
+// compute, Wait. Rank 1 posts its receive at `receive_posted`.
 // g + G k = 501 us, L = 5 us, o_r + O_r k = 101 us.
-ScriptWorkload isend_compute_wait() {
-  return ScriptWorkload(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      auto q = mpi.isend(1, 1000000);
-      mpi.compute_seconds(1e-3);
-      mpi.wait(q);
-    } else {
-      mpi.sleep(200e-6);
-      mpi.recv(0, 1000000);
-    }
-  });
+struct Rendezvous {
+  double receive_posted, data_moves, rank0_done, rank1_done;
+};
+
+void check_rendezvous(const std::string& progress, const Rendezvous& expected) {
+  auto w = isend_compute_wait(1000000, 1e-3, expected.receive_posted);
+  const auto r = run(platform(progress), w, {.model = "loggops"});
+  BOOST_TEST(r.messages.at(0).start == expected.data_moves, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[0].total_time == expected.rank0_done, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[1].total_time == expected.rank1_done, tt::tolerance(1e-12));
 }
 
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(loggops_progress_thread_overlaps) {
-  // Data moves at 200 us: arrives 200 + 501 + 5 = 706 us; rank 1 done 807 us.
-  auto w = isend_compute_wait();
-  const auto r = run(platform("thread"), w, {.model = "loggops"});
-  BOOST_TEST(r.messages.at(0).start == 200e-6, tt::tolerance(1e-12));
-  BOOST_TEST(r.ranks[1].total_time == 807e-6, tt::tolerance(1e-12));
-  BOOST_TEST(r.ranks[0].total_time == 1102e-6, tt::tolerance(1e-12));
+  // Receive posted at 200 us, after the Isend overhead: the data moves then,
+  // arrives 200 + 501 + 5 = 706 us; rank 1 done 807 us.
+  check_rendezvous("thread", {.receive_posted = 200e-6, .data_moves = 200e-6, .rank0_done = 1102e-6,
+                              .rank1_done = 807e-6});
 }
 
 BOOST_AUTO_TEST_CASE(loggops_progress_none_moves_at_the_wait) {
   // The sender computes when the request comes: it answers at its Wait,
   // 102 + 1000 us. Arrival 1102 + 501 + 5 = 1608 us (the rendezvous send
   // completes then); rank 1 done at 1709 us.
-  auto w = isend_compute_wait();
-  const auto r = run(platform("none"), w, {.model = "loggops"});
-  BOOST_TEST(r.messages.at(0).start == 1102e-6, tt::tolerance(1e-12));
-  BOOST_TEST(r.ranks[0].total_time == 1608e-6, tt::tolerance(1e-12));
-  BOOST_TEST(r.ranks[1].total_time == 1709e-6, tt::tolerance(1e-12));
+  check_rendezvous("none", {.receive_posted = 200e-6, .data_moves = 1102e-6, .rank0_done = 1608e-6,
+                            .rank1_done = 1709e-6});
 }
 
 BOOST_AUTO_TEST_CASE(loggops_progress_dedicated_core_overlaps_and_slows_compute) {
   // As with a thread, but 1 ms of compute takes 4/3 ms on 3 of the 4 cores;
   // the CPU overhead (MPI time) is not slowed.
-  auto w = isend_compute_wait();
-  const auto r = run(platform("dedicated-core"), w, {.model = "loggops"});
-  BOOST_TEST(r.messages.at(0).start == 200e-6, tt::tolerance(1e-12));
-  BOOST_TEST(r.ranks[1].total_time == 807e-6, tt::tolerance(1e-12));
-  BOOST_TEST(r.ranks[0].total_time == 102e-6 + 1e-3 * 4 / 3, tt::tolerance(1e-12));
+  check_rendezvous("dedicated-core", {.receive_posted = 200e-6, .data_moves = 200e-6,
+                                      .rank0_done = 102e-6 + 1e-3 * 4 / 3, .rank1_done = 807e-6});
 }
 
 BOOST_AUTO_TEST_CASE(loggops_progress_none_answers_during_the_send_overhead) {
   // The receive is posted at 50 us, while rank 0 still pays its 102 us of
-  // Isend overhead (inside MPI): the data moves at 50 us even without progression.
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      auto q = mpi.isend(1, 1000000);
-      mpi.compute_seconds(1e-3);
-      mpi.wait(q);
-    } else {
-      mpi.sleep(50e-6);
-      mpi.recv(0, 1000000);
-    }
-  });
-  const auto r = run(platform("none"), w, {.model = "loggops"});
-  BOOST_TEST(r.messages.at(0).start == 50e-6, tt::tolerance(1e-12));
-  BOOST_TEST(r.ranks[1].total_time == 50e-6 + 501e-6 + 5e-6 + 101e-6, tt::tolerance(1e-12));
+  // Isend overhead (inside MPI): the data moves at 50 us even without
+  // progression and has arrived (556 us) before rank 0's Wait at 1102 us.
+  check_rendezvous("none", {.receive_posted = 50e-6, .data_moves = 50e-6, .rank0_done = 1102e-6,
+                            .rank1_done = 50e-6 + 501e-6 + 5e-6 + 101e-6});
 }
 
 BOOST_AUTO_TEST_CASE(loggops_datatype_without_overheads_is_an_error) {
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    std::string error;
-    const DatatypeId id = mpi.datatype(*parse_datatype("vector:2,1,2:int", error));
-    if (mpi.rank() == 0) {
-      mpi.wait(mpi.isend(1, 8, 0, Mpi::kCommWorld, id));
-    } else {
-      mpi.wait(mpi.irecv(0, 8, 0, Mpi::kCommWorld, id));
-    }
-  });
+  std::string error;
+  auto w = typed_message(*parse_datatype("vector:2,1,2:int", error), 8);
   const std::string e = run_error(platform("thread"), w, {.model = "loggops"});
   BOOST_TEST(e.find("models.loggops.default.eager.datatypes: no overheads for datatype 'vector:2,1,2:int'") !=
              std::string::npos, e);

@@ -3,34 +3,27 @@
 
 #include "models/loggops/loggops_parameters.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
+#include "tests/harness/platform_text.hpp"
 
 using namespace contend;
 
 namespace {
 
-const std::string kHead =
-    "name: t\nnodes: {count: 1, sockets: 1, cores_per_socket: 2, core_speed: 1Gf}\n"
-    "levels:\n"
-    "  intra_socket: {latency: 1us, eager_threshold: 4KiB, bandwidth: 1GB/s}\n"
-    "  inter_socket: {latency: 1us, eager_threshold: 8KiB, bandwidth: 1GB/s}\n"
-    "  inter_node: {latency: 1us, eager_threshold: 4KiB, bandwidth: 1GB/s}\n"
-    "nic: {bandwidth: 1GB/s}\nnetwork: {topology: star}\n";
+// Eight lines, so that the `models:` section starts on line 9.
+const std::string kHead = test::platform_yaml(1, 1, 2, test::levels_yaml("1us", {"4KiB", "8KiB", "4KiB"}, "1GB/s"),
+                                              "{topology: star}", "{bandwidth: 1GB/s}");
 
 const std::string kRange =
     "{L: 1us, g: 2us, G: 1ns, datatypes: {contiguous: {o_s: 3us, O_s: 4ns, o_r: 5us, O_r: 6ns}}}";
 
 LogGopsParameters parse(const std::string& models) {
-  const Platform p = parse_platform(YamlField::load_string(kHead + models, "p.yaml"));
+  const Platform p = test::parse_platform_text(kHead + models, "p.yaml");
   return LogGopsParameters(p, p.model_section("loggops"));
 }
 
 std::string error_of(const std::string& models) {
-  try {
-    parse(models);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse(models); });
 }
 
 }  // namespace

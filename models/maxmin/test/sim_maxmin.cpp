@@ -34,10 +34,7 @@ std::vector<double> staircase(std::vector<double> sizes, const std::function<dou
 BOOST_AUTO_TEST_CASE(three_flows_share_a_nonlinear_link_as_a_staircase) {
   // 1, 2 and 4 MB on one socket whose BW_MP(n) is 100, 150, 180 MB/s for
   // n = 1, 2, 3 flows: done at 1/60, 1/60 + 1/75 and ... + 2/100 s.
-  const std::string levels =
-      "  intra_socket: {latency: 0us, eager_threshold: 1KiB, bandwidth: {1: 100MB/s, 2: 150MB/s, 3: 180MB/s}}\n"
-      "  inter_socket: {latency: 0us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-      "  inter_node: {latency: 0us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n";
+  const std::string levels = levels_yaml("0us", "1KiB", {"{1: 100MB/s, 2: 150MB/s, 3: 180MB/s}", "1GB/s", "1GB/s"});
   const auto r = run_pattern(platform_yaml(1, 1, 6, levels), {{0, 1, 1000000}, {2, 3, 2000000}, {4, 5, 4000000}}, 6);
   BOOST_TEST(r.ranks[1].recv_time == 1.0 / 60, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[3].recv_time == 0.03, tt::tolerance(1e-9));
@@ -59,10 +56,7 @@ BOOST_AUTO_TEST_CASE(random_flows_per_socket_follow_the_closed_form) {
     return lo->second + (hi->second - lo->second) * (n - lo->first) / double(hi->first - lo->first);
   };
   const std::string levels =
-      "  intra_socket: {latency: 0us, eager_threshold: 1, bandwidth: {1: 100MB/s, 2: 150MB/s, 3: 180MB/s, 6: "
-      "240MB/s}}\n"
-      "  inter_socket: {latency: 0us, eager_threshold: 1, bandwidth: 1GB/s}\n"
-      "  inter_node: {latency: 0us, eager_threshold: 1, bandwidth: 1GB/s}\n";
+      levels_yaml("0us", "1", {"{1: 100MB/s, 2: 150MB/s, 3: 180MB/s, 6: 240MB/s}", "1GB/s", "1GB/s"});
   std::mt19937 rng(20261121);
   std::vector<PatternMessage> messages;
   std::vector<std::vector<std::pair<int, double>>> per_socket(sockets);  // (dst rank, size)
@@ -94,10 +88,7 @@ BOOST_AUTO_TEST_CASE(random_flows_per_socket_follow_the_closed_form) {
 }
 
 BOOST_AUTO_TEST_CASE(nic_caps_the_inter_node_level) {
-  const std::string levels =
-      "  intra_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-      "  inter_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-      "  inter_node: {latency: 5us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n";
+  const std::string levels = levels_yaml({"1us", "1us", "5us"}, "1KiB", "1GB/s");
   // NIC: 0.5 GB/s, 1 us at each end: 5 + 2 x 1 us, then 1 MB at 0.5 GB/s.
   const auto platform = platform_yaml(2, 1, 1, levels, "{topology: star, link_bandwidth: 1e12}",
                                       "{bandwidth: 0.5GB/s, latency: 1us}");
@@ -108,10 +99,7 @@ BOOST_AUTO_TEST_CASE(nic_caps_the_inter_node_level) {
 BOOST_AUTO_TEST_CASE(levels_are_separate_resources) {
   // An intra-socket flow on socket 0 and an inter-socket flow into socket 1
   // (a different link) do not slow each other: both take s / 1 GB/s.
-  const std::string levels =
-      "  intra_socket: {latency: 0us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-      "  inter_socket: {latency: 0us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-      "  inter_node: {latency: 0us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n";
+  const std::string levels = levels_yaml("0us", "1KiB", "1GB/s");
   const auto r = run_pattern(platform_yaml(1, 2, 2, levels), {{0, 1, 1000000}, {0, 2, 1000000}}, 4);
   BOOST_TEST(r.levels[0].messages == 1u);
   BOOST_TEST(r.levels[1].messages == 1u);

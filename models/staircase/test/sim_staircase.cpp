@@ -10,6 +10,7 @@
 #include "models/staircase/closed_form.hpp"
 #include "sim/engine/mpi.hpp"
 #include "sim/core/mapping.hpp"
+#include "models/staircase/test/staircase_levels.hpp"
 #include "tests/harness/sim_fixture.hpp"
 
 using namespace contend;
@@ -18,10 +19,7 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-const std::string kLevels =
-    "  intra_socket: {latency: 0us, eager_threshold: 1, bandwidth: {1: 10GB/s, 2: 16GB/s, 4: 18GB/s, 8: 20GB/s}}\n"
-    "  inter_socket: {latency: 0us, eager_threshold: 1, bandwidth: {1: 5GB/s, 2: 8GB/s, 4: 11GB/s, 8: 12GB/s}}\n"
-    "  inter_node: {latency: 0us, eager_threshold: 1, bandwidth: {1: 10GB/s, 2: 12GB/s}}\n";
+const std::string kTenGigabyteLevels = levels_yaml("0us", "1", "10GB/s");
 
 // t_i^recv of every receiving rank from the closed forms.
 std::map<int, double> expected_receive_times(const Platform& p, const Mapping& m,
@@ -62,8 +60,8 @@ std::map<int, double> expected_receive_times(const Platform& p, const Mapping& m
 }
 
 void check_random_pattern(unsigned seed, const std::string& mapping) {
-  const std::string yaml = platform_yaml(2, 2, 4, kLevels, "{topology: star, link_bandwidth: 1e12}", "{bandwidth: 1e12}");
-  const Platform p = parse_platform(YamlField::load_string(yaml, "test.yaml"));
+  const std::string yaml = platform_yaml(2, 2, 4, kStaircaseLevels);
+  const Platform p = parse_platform_text(yaml);
   const Mapping m = make_mapping(mapping, 16, p.nodes, false);
   std::mt19937 rng(seed);
   std::vector<PatternMessage> msgs;
@@ -88,10 +86,7 @@ BOOST_AUTO_TEST_CASE(staircase_simulation_equals_closed_forms_socket) { check_ra
 BOOST_AUTO_TEST_CASE(staircase_pays_the_latency_before_sharing) {
   // Two 1 MB messages into one socket, tau = 2 us: both start sharing at
   // 2 us, 16 GB/s for two, done at 2 us + 2 MB / 16 GB/s.
-  const std::string levels =
-      "  intra_socket: {latency: 2us, eager_threshold: 1, bandwidth: {1: 10GB/s, 2: 16GB/s}}\n"
-      "  inter_socket: {latency: 2us, eager_threshold: 1, bandwidth: 5GB/s}\n"
-      "  inter_node: {latency: 2us, eager_threshold: 1, bandwidth: 10GB/s}\n";
+  const std::string levels = levels_yaml("2us", "1", {"{1: 10GB/s, 2: 16GB/s}", "5GB/s", "10GB/s"});
   const auto r = run_pattern(platform_yaml(1, 1, 4, levels), {{0, 1, 1000000}, {2, 3, 1000000}}, 4,
                              {.model = "staircase"});
   BOOST_TEST(r.ranks[1].recv_time == 2e-6 + 2e6 / 16e9, tt::tolerance(1e-12));
@@ -102,14 +97,10 @@ BOOST_AUTO_TEST_CASE(staircase_shows_a_dragonfly_global_link_bottleneck) {
   // Two groups joined by one 1 GB/s global link: nodes 0 and 1 (group 0)
   // each send 1 MB to nodes 2 and 3 (group 1). The receiving groups would
   // give each flow 10 GB/s; the global link gives 0.5 GB/s each.
-  const std::string levels =
-      "  intra_socket: {latency: 0us, eager_threshold: 1, bandwidth: 10GB/s}\n"
-      "  inter_socket: {latency: 0us, eager_threshold: 1, bandwidth: 10GB/s}\n"
-      "  inter_node: {latency: 0us, eager_threshold: 1, bandwidth: 10GB/s}\n";
   const std::string network =
       "{topology: dragonfly+, groups: 2, leaves_per_group: 1, spines_per_group: 1, nodes_per_leaf: 2, global_links: 1, "
       "node_link_bandwidth: 100GB/s, local_link_bandwidth: 100GB/s, global_link_bandwidth: 1GB/s}";
-  const auto r = run_pattern(platform_yaml(4, 1, 1, levels, network, "{bandwidth: 100GB/s}"),
+  const auto r = run_pattern(platform_yaml(4, 1, 1, kTenGigabyteLevels, network, "{bandwidth: 100GB/s}"),
                              {{0, 2, 1000000}, {1, 3, 1000000}}, 4, {.model = "staircase"});
   BOOST_TEST(r.ranks[2].recv_time == 2e-3, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[3].recv_time == 2e-3, tt::tolerance(1e-9));
@@ -118,11 +109,7 @@ BOOST_AUTO_TEST_CASE(staircase_shows_a_dragonfly_global_link_bottleneck) {
 BOOST_AUTO_TEST_CASE(staircase_sequential_levels_option) {
   // Platform option levels: sequential (eq. (18)): rank 0 receives 1 MB
   // from node 1, then 1 MB from rank 1 on its socket.
-  const std::string levels =
-      "  intra_socket: {latency: 0us, eager_threshold: 1, bandwidth: 10GB/s}\n"
-      "  inter_socket: {latency: 0us, eager_threshold: 1, bandwidth: 10GB/s}\n"
-      "  inter_node: {latency: 0us, eager_threshold: 1, bandwidth: 10GB/s}\n";
-  const auto platform = platform_yaml(2, 1, 2, levels) + "models:\n  staircase: {levels: sequential}\n";
+  const auto platform = platform_yaml(2, 1, 2, kTenGigabyteLevels) + "models:\n  staircase: {levels: sequential}\n";
   const auto r = run_pattern(platform, {{2, 0, 1000000}, {1, 0, 1000000}}, 4, {.model = "staircase"});
   BOOST_TEST(r.ranks[0].recv_time == 2e-4, tt::tolerance(1e-12));
 }

@@ -4,23 +4,21 @@
 #include "models/staircase/closed_form.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
+#include "tests/harness/platform_text.hpp"
 
 using namespace contend;
 namespace tt = boost::test_tools;
 
 namespace {
 
-Platform platform(const std::string& levels, int nodes = 1, int sockets = 1, int cores = 4) {
-  const std::string text = "name: t\nnodes: {count: " + std::to_string(nodes) + ", sockets: " + std::to_string(sockets) +
-                           ", cores_per_socket: " + std::to_string(cores) + ", core_speed: 1Gf}\nlevels:\n" + levels +
-                           "nic: {bandwidth: 1e12}\nnetwork: {topology: star}\n";
-  return parse_platform(YamlField::load_string(text, "t.yaml"));
-}
-
 const std::string kLevels =
-    "  intra_socket: {latency: 1us, eager_threshold: 1, bandwidth: {1: 100MB/s, 2: 150MB/s, 3: 180MB/s}}\n"
-    "  inter_socket: {latency: 2us, eager_threshold: 1, bandwidth: {1: 50MB/s, 2: 80MB/s}}\n"
-    "  inter_node: {latency: 3us, eager_threshold: 1, bandwidth: {1: 100MB/s, 2: 150MB/s}}\n";
+    test::levels_yaml({"1us", "2us", "3us"}, "1",
+                      {"{1: 100MB/s, 2: 150MB/s, 3: 180MB/s}", "{1: 50MB/s, 2: 80MB/s}", "{1: 100MB/s, 2: 150MB/s}"});
+
+Platform platform(int nodes = 1, int sockets = 1, int cores = 4) {
+  return test::parse_platform_text(test::platform_yaml(nodes, sockets, cores, kLevels, "{topology: star}"));
+}
 
 }  // namespace
 
@@ -65,7 +63,7 @@ BOOST_AUTO_TEST_CASE(eq12_theta_mixes_both_bandwidths) {
 
 BOOST_AUTO_TEST_CASE(analyze_staircase_with_latencies_and_send_times) {
   // One socket, block mapping: 0 -> 1 (1 MB) and 2 -> 3 (3 MB), and 1 -> 0 (1 MB).
-  const auto p = platform(kLevels);
+  const auto p = platform();
   const auto m = make_mapping("block", 4, p.nodes, false);
   const std::vector<PatternMessage> msgs = {{0, 1, 1000000}, {2, 3, 3000000}, {1, 0, 1000000}};
   const auto r = analyze(p, m, msgs, ClosedForm::Staircase);
@@ -82,7 +80,7 @@ BOOST_AUTO_TEST_CASE(analyze_staircase_with_latencies_and_send_times) {
 
 BOOST_AUTO_TEST_CASE(analyze_max_rate_and_extended) {
   // Two receivers on one socket, 1 MB and 3 MB, BW_SP 100 MB/s, BW_max 180 MB/s.
-  const auto p = platform(kLevels);
+  const auto p = platform();
   const auto m = make_mapping("block", 4, p.nodes, false);
   const std::vector<PatternMessage> msgs = {{0, 1, 1000000}, {2, 3, 3000000}};
   const auto mr = analyze(p, m, msgs, ClosedForm::MaxRate);
@@ -97,7 +95,7 @@ BOOST_AUTO_TEST_CASE(analyze_max_rate_and_extended) {
 
 BOOST_AUTO_TEST_CASE(analyze_sums_levels_as_eq18) {
   // Two nodes: rank 0 -> 2 inter-node (1 MB), rank 1 -> 0 intra-socket (1 MB).
-  const auto p = platform(kLevels, 2, 1, 2);
+  const auto p = platform(2, 1, 2);
   const auto m = make_mapping("block", 4, p.nodes, false);
   const std::vector<PatternMessage> msgs = {{0, 2, 1000000}, {1, 0, 1000000}};
   const auto r = analyze(p, m, msgs, ClosedForm::Staircase);
@@ -108,11 +106,9 @@ BOOST_AUTO_TEST_CASE(analyze_sums_levels_as_eq18) {
 }
 
 BOOST_AUTO_TEST_CASE(unknown_closed_form) {
-  BOOST_CHECK_EXCEPTION(closed_form_by_name("maxrate"), Error, [](const Error& e) {
-    return std::string(e.what()) ==
-           "analyze: unknown model 'maxrate' (did you mean 'max-rate'?); valid models: staircase, max-rate, "
-           "extended-max-rate";
-  });
+  BOOST_TEST(test::error_message([] { closed_form_by_name("maxrate"); }) ==
+             "analyze: unknown model 'maxrate' (did you mean 'max-rate'?); valid models: staircase, max-rate, "
+             "extended-max-rate");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -11,6 +11,7 @@
 #include "models/staircase/fabric_sharing.hpp"
 #include "sim/core/mapping.hpp"
 #include "models/staircase/staircase_sharing.hpp"
+#include "models/staircase/test/staircase_levels.hpp"
 
 using namespace contend;
 namespace tt = boost::test_tools;
@@ -18,15 +19,8 @@ namespace tt = boost::test_tools;
 namespace {
 
 Platform platform(int nodes, int sockets, int cores) {
-  const std::string text =
-      "name: t\nnodes: {count: " + std::to_string(nodes) + ", sockets: " + std::to_string(sockets) +
-      ", cores_per_socket: " + std::to_string(cores) +
-      ", core_speed: 1Gf}\nlevels:\n"
-      "  intra_socket: {latency: 0us, eager_threshold: 1, bandwidth: {1: 10GB/s, 2: 16GB/s, 4: 18GB/s, 8: 20GB/s}}\n"
-      "  inter_socket: {latency: 0us, eager_threshold: 1, bandwidth: {1: 5GB/s, 2: 8GB/s, 4: 11GB/s, 8: 12GB/s}}\n"
-      "  inter_node: {latency: 0us, eager_threshold: 1, bandwidth: {1: 10GB/s, 2: 12GB/s}}\n"
-      "nic: {bandwidth: 12.5GB/s}\nnetwork: {topology: star}\n";
-  return parse_platform(YamlField::load_string(text, "t.yaml"));
+  return test::parse_platform_text(
+      test::platform_yaml(nodes, sockets, cores, test::kStaircaseLevels, "{topology: star}", "{bandwidth: 12.5GB/s}"));
 }
 
 struct Run {

@@ -27,34 +27,20 @@ const std::string kTauLop =
 
 std::string cluster(int nodes, int cores) {
   // Eager below 1 KiB: the messages below move as soon as both sides posted.
-  const std::string levels =
-      "  intra_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-      "  inter_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-      "  inter_node: {latency: 10us, eager_threshold: 1KiB, bandwidth: 100MB/s}\n";
-  return platform_yaml(nodes, 1, cores, levels, "{topology: star, link_bandwidth: 1GB/s}", "{bandwidth: 1GB/s}") +
-         kTauLop;
+  const std::string levels = levels_yaml({"1us", "1us", "10us"}, "1KiB", {"1GB/s", "1GB/s", "100MB/s"});
+  return star_cluster_yaml(nodes, cores, levels) + kTauLop;
 }
 
-double duration(const Results& r, int src, int dst) {
-  const auto m = messages_between(r, src, dst);
-  BOOST_TEST_REQUIRE(m.size() == 1u);
-  return m[0].end - m[0].start;
-}
-
-RunOptions taulop() {
-  RunOptions o;
-  o.model = "taulop";
-  return o;
-}
+const RunOptions kTaulop{.model = "taulop"};
 
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(taulop_lone_messages_are_sums_of_transfers) {
   // Ranks 0, 1 on node 0; 2 on node 1.
-  const auto r = run_pattern(cluster(2, 2), {{0, 1, MB}}, 3, taulop());
+  const auto r = run_pattern(cluster(2, 2), {{0, 1, MB}}, 3, kTaulop);
   const double l0 = 1e-6 + 1e-3;
   BOOST_TEST(duration(r, 0, 1) == 2 * l0, tt::tolerance(1e-9));
-  const auto n = run_pattern(cluster(2, 2), {{0, 2, MB}}, 3, taulop());
+  const auto n = run_pattern(cluster(2, 2), {{0, 2, MB}}, 3, kTaulop);
   BOOST_TEST(duration(n, 0, 2) == 5e-6 + 2 * l0 + 10e-6 + 1e-2, tt::tolerance(1e-9));
 }
 
@@ -62,7 +48,7 @@ BOOST_AUTO_TEST_CASE(taulop_two_sends_from_one_node_share_its_channels) {
   // 0 -> 2 and 1 -> 3 (nodes 0 -> 1): o 5 us; copy-in both on node 0's
   // memory at 1/2 (2 L^0); network from one NIC out and into one NIC in at
   // 1 / 1.5; copy-out both on node 1's memory at 1/2.
-  const auto r = run_pattern(cluster(2, 2), {{0, 2, MB}, {1, 3, MB}}, 4, taulop());
+  const auto r = run_pattern(cluster(2, 2), {{0, 2, MB}, {1, 3, MB}}, 4, kTaulop);
   const double l0 = 1e-6 + 1e-3, l1 = 10e-6 + 1e-2;
   const double expected = 5e-6 + 2 * l0 + 1.5 * l1 + 2 * l0;
   BOOST_TEST(duration(r, 0, 2) == expected, tt::tolerance(1e-9));

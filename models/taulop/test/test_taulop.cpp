@@ -12,6 +12,7 @@
 #include "models/taulop/parameters.hpp"
 #include "models/taulop/transfer_model.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using namespace contend::taulop;
@@ -40,12 +41,7 @@ bcast:
 Parameters parse(const std::string& text) { return parse_parameters(YamlField::load_string(text, "t.yaml")); }
 
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse(text); });
 }
 
 // Fig. 4 of the paper: two nodes of four cores, ranks 0-3 and 4-7.
@@ -58,6 +54,28 @@ Mapping two_quad_nodes() {
 }
 
 std::vector<std::vector<int>> children(const BcastTree& t) { return t.children; }
+
+// kSection's broadcast models for P = 8 on Fig. 4's nodes.
+struct FigureFour {
+  const Parameters p = parse(kSection);
+  const Mapping mapping = two_quad_nodes();
+  const BcastModels models{p, mapping};
+};
+
+// Transfers 0 (from time 0) and 1 (from `second_starts`) of 100 bytes under
+// kSection on `nodes` nodes, run until none is left: both completions, in order.
+std::vector<TransferModel::Completion> two_transfers(int nodes, const TransferModel::Endpoints& first,
+                                                     const TransferModel::Endpoints& second, double second_starts = 0) {
+  const Parameters p = parse(kSection);
+  TransferModel model(p, nodes);
+  std::vector<TransferModel::Completion> done;
+  model.start(0, first, 100, 0);
+  if (second_starts > 0) model.advance(second_starts, done);
+  model.start(1, second, 100, second_starts);
+  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
+  BOOST_REQUIRE(done.size() == 2u);
+  return done;
+}
 
 }  // namespace
 
@@ -140,10 +158,7 @@ BOOST_AUTO_TEST_SUITE(taulop_bcast_models)
 
 // Worked by hand for P = 8 on two quad-core nodes (the paper's Fig. 4),
 // m = 3 bytes = 3 segments; see the comment of each case.
-BOOST_AUTO_TEST_CASE(nbft_eqs_4_and_8) {
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  const BcastModels models(p, mapping);
+BOOST_FIXTURE_TEST_CASE(nbft_eqs_4_and_8, FigureFour) {
   const AlgorithmParameters a = p.for_algorithm(BcastAlgorithm::Binomial);
   BOOST_TEST(p2p_time(a, kSharedMemory, 1) == 2);
   BOOST_TEST(p2p_time(a, kNetwork, 1) == 10);
@@ -155,55 +170,41 @@ BOOST_AUTO_TEST_CASE(nbft_eqs_4_and_8) {
   BOOST_TEST(models.nbft_time(a, 5, 4) == 18);       // gamma^1(5) = 1.8 extended
 }
 
-BOOST_AUTO_TEST_CASE(binomial_eq_9) {
-  // NBFTs: 0->{1,2 | 4} gamma^1(3) 10 = 12; 1->{3 | 5}, 2->{6}, 3->{7}: 10.
-  // Depth maxima 12, 10, 10; stages 3 + 3 - 1 = 5: 12 + 12 + 12 + 10 + 10.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).binomial(3) == 56, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_AUTO_TEST_CASE(chain_eq_10) {
-  // 0->1->...->7: 2 per shared-memory hop, 10 for 3->4. 7 + 3 - 1 = 9
-  // stages; depth 3 runs in stages 4-6: 3 x 10 + 6 x 2.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).chain(3) == 42, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_AUTO_TEST_CASE(kchain_eq_12) {
-  // K = 2: 0->{1 | 5} (floor(1/2) = 0: gamma^1(2)) = 10; 1->2->3, 5->6->7: 2;
-  // 3->4: 10. Depth maxima 10, 2, 2, 10; 4 + 3 - 1 = 6 stages, each holding
-  // depth 0 or depth 3: 6 x 10.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).kchain(3) == 60, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_AUTO_TEST_CASE(binary_eq_11) {
-  // 0->{1,2} shared memory: gamma^0(3) 2 = 3; 1->{3 | 5}: 10; 2->{| 4,6}:
-  // gamma^1(3) 10 = 12; 3->{7}: 10. Depth maxima 3, 12, 10; 5 stages:
-  // 3 + 12 + 12 + 12 + 10.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).binary(3) == 49, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_AUTO_TEST_CASE(split_binary_eq_13) {
-  // m = 6: halves of 3 segments through the binary tree (49, as above), then
-  // pairs (1,2) shm 2, (3,4) network 10, (5,6) shm 2, (7, root) network 10.
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  BOOST_TEST(BcastModels(p, mapping).split_binary(6) == 59, boost::test_tools::tolerance(1e-12));
-}
-
-BOOST_AUTO_TEST_CASE(linear_eq_1) {
-  // Ranks 1-3 by shared memory (2 each), 4-7 by network (10 each).
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  const BcastModels models(p, mapping);
+// Each algorithm worked by hand, m = 3 segments of 1 byte (6 for split binary).
+BOOST_FIXTURE_TEST_CASE(pipelined_trees_eqs_1_and_9_to_13, FigureFour) {
+  struct Case {
+    BcastAlgorithm algorithm;
+    double m, expected;
+  };
+  const Case cases[] = {
+      // Eq. (9), binomial. NBFTs: 0->{1,2 | 4} gamma^1(3) 10 = 12; 1->{3 | 5},
+      // 2->{6}, 3->{7}: 10. Depth maxima 12, 10, 10; stages 3 + 3 - 1 = 5:
+      // 12 + 12 + 12 + 10 + 10.
+      {BcastAlgorithm::Binomial, 3, 56},
+      // Eq. (10), chain. 0->1->...->7: 2 per shared-memory hop, 10 for 3->4.
+      // 7 + 3 - 1 = 9 stages; depth 3 runs in stages 4-6: 3 x 10 + 6 x 2.
+      {BcastAlgorithm::Chain, 3, 42},
+      // Eq. (12), K-chain, K = 2: 0->{1 | 5} (floor(1/2) = 0: gamma^1(2)) = 10;
+      // 1->2->3, 5->6->7: 2; 3->4: 10. Depth maxima 10, 2, 2, 10; 4 + 3 - 1 =
+      // 6 stages, each holding depth 0 or depth 3: 6 x 10.
+      {BcastAlgorithm::KChain, 3, 60},
+      // Eq. (11), binary. 0->{1,2} shared memory: gamma^0(3) 2 = 3; 1->{3 | 5}:
+      // 10; 2->{| 4,6}: gamma^1(3) 10 = 12; 3->{7}: 10. Depth maxima 3, 12,
+      // 10; 5 stages: 3 + 12 + 12 + 12 + 10.
+      {BcastAlgorithm::Binary, 3, 49},
+      // Eq. (13), split binary, m = 6: halves of 3 segments through the binary
+      // tree (49, as above), then pairs (1,2) shm 2, (3,4) network 10, (5,6)
+      // shm 2, (7, root) network 10.
+      {BcastAlgorithm::SplitBinary, 6, 59},
+      // Eq. (1), linear: ranks 1-3 by shared memory (2 each), 4-7 by network (10 each).
+      {BcastAlgorithm::Linear, 6, 46},
+  };
+  for (const Case& c : cases) {
+    BOOST_TEST_CONTEXT(bcast_algorithm_name(c.algorithm) << ", m = " << c.m) {
+      BOOST_TEST(models.predict(c.algorithm, c.m) == c.expected, boost::test_tools::tolerance(1e-12));
+    }
+  }
   BOOST_TEST(models.linear(6) == 46, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(models.predict(BcastAlgorithm::Linear, 6) == 46, boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(gros_binomial_stage_factor_of_eq_20) {
@@ -219,10 +220,7 @@ BOOST_AUTO_TEST_CASE(gros_binomial_stage_factor_of_eq_20) {
   BOOST_TEST(models.binomial(4 << 20) - models.binomial(2 << 20) == 256 * 1.424 * t1, boost::test_tools::tolerance(1e-9));
 }
 
-BOOST_AUTO_TEST_CASE(more_segments_never_cost_less) {
-  const Parameters p = parse(kSection);
-  const Mapping mapping = two_quad_nodes();
-  const BcastModels models(p, mapping);
+BOOST_FIXTURE_TEST_CASE(more_segments_never_cost_less, FigureFour) {
   for (auto algorithm : kBcastAlgorithms) {
     double previous = 0;
     for (double m = 1; m <= 64; m *= 2) {
@@ -239,30 +237,17 @@ BOOST_AUTO_TEST_SUITE(taulop_transfers)
 
 // Shared memory: o = 1, L = 2, s(tau) = tau; network: o = 0.5, L = 4, s(2) = 1.25.
 BOOST_AUTO_TEST_CASE(alone) {
-  const Parameters p = parse(kSection);
-  TransferModel model(p, 3);
-  std::vector<TransferModel::Completion> done;
-  model.start(0, {0, 1, 0, 0}, 100, 0);
-  model.start(1, {2, 3, 1, 2}, 100, 0);
-  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
-  BOOST_REQUIRE(done.size() == 2u);
+  const auto done = two_transfers(3, {0, 1, 0, 0}, {2, 3, 1, 2});
   BOOST_TEST(done[0].id == 0u);
   BOOST_TEST(done[0].time == 1 + 2 + 2);  // o^0 + 2 L^0
   BOOST_TEST(done[1].time == 0.5 + 2 + 4 + 2);  // o^1 + 2 L^0 + L^1
 }
 
 BOOST_AUTO_TEST_CASE(shared_channel_slows_both) {
-  const Parameters p = parse(kSection);
-  TransferModel model(p, 1);
-  std::vector<TransferModel::Completion> done;
   // A at 0: o to 1, copy in alone to 3, copy out alone 3-4 (half done).
   // B at 3: o to 4; from 4 both copy at 1/2: A's last unit ends at 6, B's
   // copy in has 1 left, alone to 7, copy out 7-9.
-  model.start(0, {0, 1, 0, 0}, 100, 0);
-  model.advance(3, done);
-  model.start(1, {2, 3, 0, 0}, 100, 3);
-  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
-  BOOST_REQUIRE(done.size() == 2u);
+  const auto done = two_transfers(1, {0, 1, 0, 0}, {2, 3, 0, 0}, 3);
   BOOST_TEST(done[0].time == 6, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 9, boost::test_tools::tolerance(1e-12));
 }
@@ -272,13 +257,7 @@ BOOST_AUTO_TEST_CASE(one_pair_keeps_its_order) {
   // copies in alone to 3 while B waits behind it; then A copies out and B
   // copies in, both at 1/2 on the node's memory, to 7; B copies out alone
   // to 9. (Without the order both would end at 9.)
-  const Parameters p = parse(kSection);
-  TransferModel model(p, 1);
-  std::vector<TransferModel::Completion> done;
-  model.start(0, {0, 1, 0, 0}, 100, 0);
-  model.start(1, {0, 1, 0, 0}, 100, 0);
-  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
-  BOOST_REQUIRE(done.size() == 2u);
+  const auto done = two_transfers(1, {0, 1, 0, 0}, {0, 1, 0, 0});
   BOOST_TEST(done[0].id == 0u);
   BOOST_TEST(done[0].time == 7, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 9, boost::test_tools::tolerance(1e-12));
@@ -288,13 +267,7 @@ BOOST_AUTO_TEST_CASE(network_from_one_nic) {
   // Node 0 to nodes 1 and 2: o 0.5; both copy in on node 0's memory at 1/2
   // (4 each, to 4.5); both leave node 0's NIC, s(2) = 1.25 (5, to 9.5);
   // each copies out alone on its node (2, to 11.5).
-  const Parameters p = parse(kSection);
-  TransferModel model(p, 3);
-  std::vector<TransferModel::Completion> done;
-  model.start(0, {0, 1, 0, 1}, 100, 0);
-  model.start(1, {0, 2, 0, 2}, 100, 0);
-  while (model.next_event() < 1e9) model.advance(model.next_event(), done);
-  BOOST_REQUIRE(done.size() == 2u);
+  const auto done = two_transfers(3, {0, 1, 0, 1}, {0, 2, 0, 2});
   BOOST_TEST(done[0].time == 11.5, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(done[1].time == 11.5, boost::test_tools::tolerance(1e-12));
 }

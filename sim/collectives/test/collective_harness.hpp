@@ -11,11 +11,8 @@ namespace contend::test {
 // `nodes` nodes of one core each; every level 10 us latency, 1 GB/s, eager
 // below 1 KiB; NICs 1 GB/s per direction on a star; cores at 1 Gflop/s.
 inline std::string collective_platform(int nodes) {
-  return platform_yaml(nodes, 1, 1,
-                       "  intra_socket: {latency: 10us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-                       "  inter_socket: {latency: 10us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-                       "  inter_node: {latency: 10us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n",
-                       "{topology: star, link_bandwidth: 1e12}", "{bandwidth: 1GB/s}");
+  return platform_yaml(nodes, 1, 1, levels_yaml("10us", "1KiB", "1GB/s"), "{topology: star, link_bandwidth: 1e12}",
+                       "{bandwidth: 1GB/s}");
 }
 
 inline constexpr double kLatency = 10e-6;

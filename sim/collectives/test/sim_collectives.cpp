@@ -26,37 +26,44 @@ CollectiveSettings forced(const std::string& option) {
   return s;
 }
 
+// A broadcast of kBcastBytes from rank 0 with `settings`.
+constexpr std::uint64_t kBcastBytes = 1000000;
+Results megabyte_bcast(int ranks, const CollectiveSettings& settings) {
+  return run_on_world(ranks, make_call(CollectiveOp::bcast, kBcastBytes), settings);
+}
+
 // T: one message of `bytes` alone on its path.
 double hop(double bytes) { return kLatency + bytes / kBandwidth; }
 
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(linear_bcast_shares_the_root_nic) {
-  const double m = 1e6;
-  const auto r = run_on_world(4, make_call(CollectiveOp::bcast, 1000000), forced("bcast=linear"));
-  for (int rank = 1; rank < 4; ++rank) BOOST_TEST(r.ranks[rank].recv_time == kLatency + 3 * m / kBandwidth, tt::tolerance(1e-9));
+  const auto r = megabyte_bcast(4, forced("bcast=linear"));
+  for (int rank = 1; rank < 4; ++rank) {
+    BOOST_TEST(r.ranks[rank].recv_time == kLatency + 3 * kBcastBytes / kBandwidth, tt::tolerance(1e-9));
+  }
   BOOST_TEST(r.total_messages() == 3u);
 }
 
 BOOST_AUTO_TEST_CASE(binomial_bcast_closed_form) {
   // The root Isends to 1 and 2 together (sharing its NIC), then 1 forwards to 3.
-  const double m = 1e6;
-  const auto r = run_on_world(4, make_call(CollectiveOp::bcast, 1000000), forced("bcast=binomial"));
-  BOOST_TEST(r.ranks[1].recv_time == kLatency + 2 * m / kBandwidth, tt::tolerance(1e-9));
-  BOOST_TEST(r.ranks[2].recv_time == kLatency + 2 * m / kBandwidth, tt::tolerance(1e-9));
-  BOOST_TEST(r.ranks[3].recv_time == 2 * kLatency + 3 * m / kBandwidth, tt::tolerance(1e-9));
+  const auto r = megabyte_bcast(4, forced("bcast=binomial"));
+  BOOST_TEST(r.ranks[1].recv_time == kLatency + 2 * kBcastBytes / kBandwidth, tt::tolerance(1e-9));
+  BOOST_TEST(r.ranks[2].recv_time == kLatency + 2 * kBcastBytes / kBandwidth, tt::tolerance(1e-9));
+  BOOST_TEST(r.ranks[3].recv_time == 2 * kLatency + 3 * kBcastBytes / kBandwidth, tt::tolerance(1e-9));
 }
 
 BOOST_AUTO_TEST_CASE(binary_bcast_closed_form) {
-  const double m = 1e6;
-  const auto r = run_on_world(7, make_call(CollectiveOp::bcast, 1000000), forced("bcast=binary"));
-  for (int leaf = 3; leaf < 7; ++leaf) BOOST_TEST(r.ranks[leaf].recv_time == 2 * (kLatency + 2 * m / kBandwidth), tt::tolerance(1e-9));
+  const auto r = megabyte_bcast(7, forced("bcast=binary"));
+  for (int leaf = 3; leaf < 7; ++leaf) {
+    BOOST_TEST(r.ranks[leaf].recv_time == 2 * (kLatency + 2 * kBcastBytes / kBandwidth), tt::tolerance(1e-9));
+  }
   BOOST_TEST(r.total_messages() == 6u);
 }
 
 BOOST_AUTO_TEST_CASE(segmented_pipeline_bcast_closed_form) {
   // 4 segments through 3 hops: the last rank has the last one after 3 + 4 - 1 hop times.
-  const auto r = run_on_world(4, make_call(CollectiveOp::bcast, 1000000), forced("bcast=pipeline:250000"));
+  const auto r = megabyte_bcast(4, forced("bcast=pipeline:250000"));
   BOOST_TEST(r.ranks[3].recv_time == 6 * hop(250000), tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[1].recv_time == 4 * hop(250000), tt::tolerance(1e-9));
   BOOST_TEST(r.total_messages() == 12u);
@@ -66,18 +73,17 @@ BOOST_AUTO_TEST_CASE(unsegmented_chain_bcast_is_store_and_forward) {
   // Fan-out 2 on 7 ranks: chains 1-2-3 and 4-5-6; the root feeds both heads at once.
   CollectiveSettings s = forced("bcast=chain");
   s.chain_fanout = 2;
-  const double m = 1e6;
-  const auto r = run_on_world(7, make_call(CollectiveOp::bcast, 1000000), s);
-  const double heads = kLatency + 2 * m / kBandwidth;
+  const auto r = megabyte_bcast(7, s);
+  const double heads = kLatency + 2 * kBcastBytes / kBandwidth;
   BOOST_TEST(r.ranks[4].recv_time == heads, tt::tolerance(1e-9));
-  BOOST_TEST(r.ranks[3].recv_time == heads + 2 * hop(m), tt::tolerance(1e-9));
-  BOOST_TEST(r.ranks[6].recv_time == heads + 2 * hop(m), tt::tolerance(1e-9));
+  BOOST_TEST(r.ranks[3].recv_time == heads + 2 * hop(kBcastBytes), tt::tolerance(1e-9));
+  BOOST_TEST(r.ranks[6].recv_time == heads + 2 * hop(kBcastBytes), tt::tolerance(1e-9));
 }
 
 BOOST_AUTO_TEST_CASE(split_binary_bcast_closed_form) {
   // Halves of 500 kB: the root sends (blocking) left then right, inner nodes
   // forward to their two children in turn, then twins swap halves.
-  const auto r = run_on_world(7, make_call(CollectiveOp::bcast, 1000000), forced("bcast=split_binary"));
+  const auto r = megabyte_bcast(7, forced("bcast=split_binary"));
   const double t = hop(500000);
   BOOST_TEST(r.makespan() == 5 * t, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[3].total_time == 4 * t, tt::tolerance(1e-9));

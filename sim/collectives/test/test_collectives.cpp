@@ -7,6 +7,7 @@
 #include "sim/collectives/decision.hpp"
 #include "sim/collectives/topology.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using namespace contend::coll;
@@ -235,31 +236,33 @@ BOOST_AUTO_TEST_CASE(gather_scatter_reduce_scatter_rows) {
 
 // Open MPI 3.1's bcast rule (Nuriyev et al. Listing 1) with its segments.
 BOOST_AUTO_TEST_CASE(ompi31_bcast_rule) {
-  auto d = ompi31_bcast_decision(16, 1024, 128);
-  BOOST_TEST(d.algorithm_id == 6);  // binomial
-  BOOST_TEST(d.segment_bytes == 0u);
-  d = ompi31_bcast_decision(16, 8, 1);  // count <= 1
-  BOOST_TEST(d.algorithm_id == 6);
-  d = ompi31_bcast_decision(16, 65536, 8192);
-  BOOST_TEST(d.algorithm_id == 4);  // split binary, 1 KiB
-  BOOST_TEST(d.segment_bytes == 1024u);
-  // 4 MiB: 1.6134e-6 * 4194304 + 2.1102 = 8.88: pipeline 128 KiB below 9 ranks.
-  d = ompi31_bcast_decision(8, 4194304, 524288);
-  BOOST_TEST(d.algorithm_id == 3);
-  BOOST_TEST(d.segment_bytes == 131072u);
-  d = ompi31_bcast_decision(12, 4194304, 524288);
-  BOOST_TEST(d.algorithm_id == 4);  // split binary, 8 KiB
-  BOOST_TEST(d.segment_bytes == 8192u);
-  // 1 MiB on 16: 16 >= 2.3679e-6*2^20+1.1787 = 3.66; < 3.2118e-6*2^20+8.7936 = 12.16? no -> 8 KiB.
-  d = ompi31_bcast_decision(16, 1048576, 131072);
-  BOOST_TEST(d.algorithm_id == 3);
-  BOOST_TEST(d.segment_bytes == 8192u);
-  // 4 MiB on 16: 16 < 3.2118e-6*4194304+8.7936 = 22.26 -> 16 KiB.
-  d = ompi31_bcast_decision(16, 4194304, 524288);
-  BOOST_TEST(d.segment_bytes == 16384u);
-  // 16 MiB on 32: 32 < 2.3679e-6*16777216+1.1787 = 40.9 -> 64 KiB.
-  d = ompi31_bcast_decision(32, 16777216, 2097152);
-  BOOST_TEST(d.segment_bytes == 65536u);
+  struct Case {
+    int procs;
+    std::uint64_t bytes, count;
+    int algorithm_id;  // 6 binomial, 4 split binary, 3 pipeline
+    std::uint64_t segment_bytes;
+  };
+  const Case cases[] = {
+      {16, 1024, 128, 6, 0},
+      {16, 8, 1, 6, 0},  // count <= 1
+      {16, 65536, 8192, 4, 1024},
+      // 4 MiB: 1.6134e-6 * 4194304 + 2.1102 = 8.88: pipeline 128 KiB below 9 ranks.
+      {8, 4194304, 524288, 3, 131072},
+      {12, 4194304, 524288, 4, 8192},
+      // 1 MiB on 16: 16 >= 2.3679e-6*2^20+1.1787 = 3.66; < 3.2118e-6*2^20+8.7936 = 12.16? no -> 8 KiB.
+      {16, 1048576, 131072, 3, 8192},
+      // 4 MiB on 16: 16 < 3.2118e-6*4194304+8.7936 = 22.26 -> 16 KiB.
+      {16, 4194304, 524288, 3, 16384},
+      // 16 MiB on 32: 32 < 2.3679e-6*16777216+1.1787 = 40.9 -> 64 KiB.
+      {32, 16777216, 2097152, 3, 65536},
+  };
+  for (const Case& c : cases) {
+    BOOST_TEST_CONTEXT(c.procs << " ranks, " << c.bytes << " B") {
+      const FixedDecision d = ompi31_bcast_decision(c.procs, c.bytes, c.count);
+      BOOST_TEST(d.algorithm_id == c.algorithm_id);
+      BOOST_TEST(d.segment_bytes == c.segment_bytes);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(forced_algorithms_override_the_rules) {
@@ -299,14 +302,7 @@ BOOST_AUTO_TEST_CASE(forced_algorithms_override_the_rules) {
 
 BOOST_AUTO_TEST_CASE(bad_coll_options_are_named) {
   CollectiveSettings s;
-  auto message = [&](const char* option) {
-    try {
-      apply_coll_option(s, option);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
-  };
+  auto message = [&](const char* option) { return test::error_message([&] { apply_coll_option(s, option); }); };
   BOOST_TEST(message("bcast") == "--coll 'bcast': expected OP=ALGORITHM[:SEGSIZE[:FANOUT]], e.g. bcast=chain:8192");
   BOOST_TEST(message("bcast=chain:8K:0") == "--coll 'bcast=chain:8K:0': bad fanout '0'; expected an integer from 1 to 32");
   BOOST_TEST(message("bcast=binary:0:3") == "--coll 'bcast=binary:0:3': a fanout applies to chain and knomial only, not binary");

@@ -5,20 +5,26 @@
 
 #include "sim/core/mapping.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
+namespace tt = boost::test_tools;
+
+namespace contend {
+std::ostream& operator<<(std::ostream& out, const Placement& p) {
+  return out << "{" << p.node << ", " << p.socket << ", " << p.core << "}";
+}
+}  // namespace contend
 
 namespace {
 
 NodeArchitecture arch(int nodes, int sockets, int cores) { return NodeArchitecture{nodes, sockets, cores, 1e9}; }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+// Every rank's placement (node, socket, core), in rank order.
+std::vector<Placement> placements(const Mapping& m) {
+  std::vector<Placement> out;
+  for (int rank = 0; rank < m.rank_count(); ++rank) out.push_back(m[rank]);
+  return out;
 }
 
 std::string write_temp(const std::string& name, const std::string& content) {
@@ -33,12 +39,9 @@ BOOST_AUTO_TEST_SUITE(mapping)
 
 BOOST_AUTO_TEST_CASE(block_fills_node_by_node) {
   const auto m = make_mapping("block", 8, arch(2, 2, 2), false);
-  BOOST_TEST((m[0] == Placement{0, 0, 0}));
-  BOOST_TEST((m[1] == Placement{0, 0, 1}));
-  BOOST_TEST((m[2] == Placement{0, 1, 0}));
-  BOOST_TEST((m[3] == Placement{0, 1, 1}));
-  BOOST_TEST((m[4] == Placement{1, 0, 0}));
-  BOOST_TEST((m[7] == Placement{1, 1, 1}));
+  const std::vector<Placement> expected = {{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {0, 1, 1},
+                                           {1, 0, 0}, {1, 0, 1}, {1, 1, 0}, {1, 1, 1}};
+  BOOST_TEST(placements(m) == expected, tt::per_element());
   BOOST_TEST(m.level(0, 1) == Level::IntraSocket);
   BOOST_TEST(m.level(0, 2) == Level::InterSocket);
   BOOST_TEST(m.level(3, 4) == Level::InterNode);
@@ -46,7 +49,7 @@ BOOST_AUTO_TEST_CASE(block_fills_node_by_node) {
 }
 
 BOOST_AUTO_TEST_CASE(block_needs_oversubscribe_beyond_cores) {
-  BOOST_TEST(error_of([] { make_mapping("block", 17, arch(2, 2, 4), false); }) ==
+  BOOST_TEST(test::error_message([] { make_mapping("block", 17, arch(2, 2, 4), false); }) ==
              "mapping 'block': 17 ranks but the platform has only 16 cores (2 nodes x 8); pass --oversubscribe to share "
              "cores");
   const auto m = make_mapping("block", 18, arch(2, 2, 4), true);
@@ -56,37 +59,28 @@ BOOST_AUTO_TEST_CASE(block_needs_oversubscribe_beyond_cores) {
 
 BOOST_AUTO_TEST_CASE(cyclic_deals_over_nodes) {
   const auto m = make_mapping("cyclic", 6, arch(3, 2, 2), false);
-  BOOST_TEST((m[0] == Placement{0, 0, 0}));
-  BOOST_TEST((m[1] == Placement{1, 0, 0}));
-  BOOST_TEST((m[2] == Placement{2, 0, 0}));
-  BOOST_TEST((m[3] == Placement{0, 0, 1}));
-  BOOST_TEST((m[5] == Placement{2, 0, 1}));
+  BOOST_TEST(placements(m) == std::vector<Placement>({{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0, 1}, {1, 0, 1}, {2, 0, 1}}),
+             tt::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(socket_deals_over_sockets_of_a_node) {
   // Open MPI --map-by socket: 0 -> s0, 1 -> s1, 2 -> s0, ... until the node is full.
   const auto m = make_mapping("socket", 6, arch(2, 2, 2), false);
-  BOOST_TEST((m[0] == Placement{0, 0, 0}));
-  BOOST_TEST((m[1] == Placement{0, 1, 0}));
-  BOOST_TEST((m[2] == Placement{0, 0, 1}));
-  BOOST_TEST((m[3] == Placement{0, 1, 1}));
-  BOOST_TEST((m[4] == Placement{1, 0, 0}));
-  BOOST_TEST((m[5] == Placement{1, 1, 0}));
+  BOOST_TEST(placements(m) == std::vector<Placement>({{0, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 1, 1}, {1, 0, 0}, {1, 1, 0}}),
+             tt::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(mapping_file) {
   const auto path = write_temp("contend-map-ok.txt", "# rank node socket core\n0 1 0 0\n1 0 1 3\n\n2 0 0 0 # last\n");
   const auto m = make_mapping(path, 3, arch(2, 2, 4), false);
-  BOOST_TEST((m[0] == Placement{1, 0, 0}));
-  BOOST_TEST((m[1] == Placement{0, 1, 3}));
-  BOOST_TEST((m[2] == Placement{0, 0, 0}));
+  BOOST_TEST(placements(m) == std::vector<Placement>({{1, 0, 0}, {0, 1, 3}, {0, 0, 0}}), tt::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(mapping_file_errors) {
   const auto a = arch(2, 2, 4);
   auto bad = [&](const std::string& content) {
     const auto path = write_temp("contend-map-bad.txt", content);
-    return error_of([&] { make_mapping(path, 2, a, false); });
+    return test::error_message([&] { make_mapping(path, 2, a, false); });
   };
   const std::string f = (std::filesystem::temp_directory_path() / "contend-map-bad.txt").string();
   BOOST_TEST(bad("0 0 0\n") == f + ":1:1: expected 'rank node socket core', got 3 fields");
@@ -100,7 +94,7 @@ BOOST_AUTO_TEST_CASE(mapping_file_errors) {
 }
 
 BOOST_AUTO_TEST_CASE(unknown_mapping_name) {
-  BOOST_TEST(error_of([] { make_mapping("cyclc", 2, arch(2, 2, 4), false); }) ==
+  BOOST_TEST(test::error_message([] { make_mapping("cyclc", 2, arch(2, 2, 4), false); }) ==
              "--mapping 'cyclc': neither a mapping name (block, cyclic, socket) nor an existing file (did you mean "
              "'cyclic'?)");
 }

@@ -24,37 +24,37 @@ Results sample() {
   return r;
 }
 
+// What `write` prints of sample().
+template <class Write>
+std::string written(Write write) {
+  std::ostringstream out;
+  write(out, sample());
+  return out.str();
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(outputs)
 
 BOOST_AUTO_TEST_CASE(rank_csv_has_header_and_12_significant_digits) {
-  std::ostringstream out;
-  write_rank_csv(out, sample());
-  BOOST_TEST(out.str() ==
+  BOOST_TEST(written(write_rank_csv) ==
              "rank,node,socket,core,recv_time,send_time,total_time\n"
              "0,0,0,0,0.001,0.002,0.002\n"
              "1,1,0,3,0.333333333333,0,0.333333333333\n");
 }
 
 BOOST_AUTO_TEST_CASE(messages_csv) {
-  std::ostringstream out;
-  write_messages_csv(out, sample());
-  BOOST_TEST(out.str() == "src,dst,bytes,level,start,end\n0,1,1000,inter_node,0,0.001\n");
+  BOOST_TEST(written(write_messages_csv) == "src,dst,bytes,level,start,end\n0,1,1000,inter_node,0,0.001\n");
 }
 
 BOOST_AUTO_TEST_CASE(json_summary) {
-  std::ostringstream out;
-  write_json(out, sample());
-  const std::string j = out.str();
+  const std::string j = written(write_json);
   BOOST_TEST(j.find("\"makespan\": 0.3333333333333333") != std::string::npos);
   BOOST_TEST(j.find("\"inter_node\": {\n      \"messages\": 2,\n      \"bytes\": 3000") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(summary_names_slowest_and_fastest) {
-  std::ostringstream out;
-  print_summary(out, sample());
-  const std::string s = out.str();
+  const std::string s = written([](std::ostream& out, const Results& r) { print_summary(out, r); });
   BOOST_TEST(s.find("makespan        333.333 ms") != std::string::npos);
   BOOST_TEST(s.find("slowest rank    1 (333.333 ms, node 1 socket 0 core 3)") != std::string::npos);
   BOOST_TEST(s.find("fastest rank    0 (2.000 ms, node 0 socket 0 core 0)") != std::string::npos);

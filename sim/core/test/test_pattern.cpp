@@ -4,6 +4,7 @@
 
 #include "sim/core/pattern.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 
@@ -22,12 +23,7 @@ const ExchangeSpec& exchange(const Pattern& w, std::size_t i) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse(text); });
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/pattern.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 using coll::CollectiveOp;
@@ -39,13 +40,8 @@ BOOST_AUTO_TEST_CASE(collective_lines_become_collective_steps) {
 
 BOOST_AUTO_TEST_CASE(collective_line_errors) {
   auto error_of = [](const std::string& text) {
-    try {
-      std::istringstream in(text);
-      read_pattern(in, "x.pattern");
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
+    std::istringstream in(text);
+    return test::error_message([&] { read_pattern(in, "x.pattern"); });
   };
   BOOST_TEST(error_of("ranks 4\nbcast 4 10\n") == "x.pattern:2:7: rank 4 is out of range: the pattern declares 4 ranks");
   BOOST_TEST(error_of("ranks 4\nbcast 0\n") == "x.pattern:2:1: expected 'bcast ROOT BYTES', got 2 fields");

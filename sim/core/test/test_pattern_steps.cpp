@@ -5,6 +5,7 @@
 
 #include "sim/core/pattern.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 
@@ -16,12 +17,7 @@ Pattern parse(const std::string& text) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse(text); });
 }
 
 template <class Step>

@@ -5,6 +5,7 @@
 
 #include "sim/core/platform.hpp"
 #include "sim/core/error.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 
@@ -27,12 +28,7 @@ Platform parse(const std::string& text) { return parse_platform(YamlField::load_
 
 // The whole error message, exactly.
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse(text); });
 }
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {
@@ -40,6 +36,9 @@ std::string replace(std::string text, const std::string& from, const std::string
   BOOST_REQUIRE(at != std::string::npos);
   return text.replace(at, from.size(), to);
 }
+
+// The error of kValid with `from` replaced by `to`.
+std::string error_with(const std::string& from, const std::string& to) { return error_of(replace(kValid, from, to)); }
 
 }  // namespace
 
@@ -66,65 +65,66 @@ BOOST_AUTO_TEST_CASE(valid_platform_fields) {
 }
 
 BOOST_AUTO_TEST_CASE(missing_key) {
-  BOOST_TEST(error_of(replace(kValid, "name: t\n", "")) ==
+  BOOST_TEST(error_with("name: t\n", "") ==
              "p.yaml:1:1: document: missing required key 'name' (a short platform name)");
-  BOOST_TEST(error_of(replace(kValid, "latency: 2us, ", "")) ==
+  BOOST_TEST(error_with("latency: 2us, ", "") ==
              "p.yaml:6:17: levels.inter_socket: missing required key 'latency' (a duration such as 1.7us, 5ms or 2e-6 (s))");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_key_with_suggestion) {
-  BOOST_TEST(error_of(replace(kValid, "inter_node:", "inter_nod:")) ==
+  BOOST_TEST(error_with("inter_node:", "inter_nod:") ==
              "p.yaml:7:3: levels.inter_nod: unknown key (did you mean 'inter_node'?); expected one of: intra_socket, "
              "inter_socket, inter_node");
-  BOOST_TEST(error_of(replace(kValid, "core_speed", "cpu_speed")) ==
+  BOOST_TEST(error_with("core_speed", "cpu_speed") ==
              "p.yaml:3:52: nodes.cpu_speed: unknown key (did you mean 'core_speed'?); expected one of: count, sockets, cores_per_socket, core_speed");
 }
 
 BOOST_AUTO_TEST_CASE(bad_values) {
-  BOOST_TEST(error_of(replace(kValid, "latency: 1us", "latency: fast")) ==
+  BOOST_TEST(error_with("latency: 1us", "latency: fast") ==
              "p.yaml:5:27: levels.intra_socket.latency: expected a duration such as 1.7us, 5ms or 2e-6 (s), got 'fast'");
-  BOOST_TEST(error_of(replace(kValid, "bandwidth: 5GB/s", "bandwidth: 5GB")) ==
+  BOOST_TEST(error_with("bandwidth: 5GB/s", "bandwidth: 5GB") ==
              "p.yaml:6:66: levels.inter_socket.bandwidth: expected a bandwidth such as 12.5GB/s, 100Mbps or 1e9 (B/s), "
              "got '5GB'");
-  BOOST_TEST(error_of(replace(kValid, "count: 4", "count: -4")) ==
+  BOOST_TEST(error_with("count: 4", "count: -4") ==
              "p.yaml:3:16: nodes.count: expected an integer in [1, 1048576], got '-4'");
-  BOOST_TEST(error_of(replace(kValid, "sockets: 2", "sockets: two")) ==
+  BOOST_TEST(error_with("sockets: 2", "sockets: two") ==
              "p.yaml:3:28: nodes.sockets: expected an integer in [1, 64], got 'two'");
-  BOOST_TEST(error_of(replace(kValid, "eager_threshold: 4KiB, bandwidth: 5", "eager_threshold: 4.5, bandwidth: 5")) ==
+  BOOST_TEST(error_with("eager_threshold: 4KiB, bandwidth: 5", "eager_threshold: 4.5, bandwidth: 5") ==
              "p.yaml:6:49: levels.inter_socket.eager_threshold: expected a size in bytes such as 4096, 8KiB, 16K or 1MB, "
              "got '4.5'");
 }
 
 BOOST_AUTO_TEST_CASE(bad_bandwidth_tables) {
-  BOOST_TEST(error_of(replace(kValid, "{1: 10GB/s, 2: 16GB/s, 8: 20GB/s}", "{2: 16GB/s, 8: 20GB/s}")) ==
+  const std::string table = "{1: 10GB/s, 2: 16GB/s, 8: 20GB/s}";
+  BOOST_TEST(error_with(table, "{2: 16GB/s, 8: 20GB/s}") ==
              "p.yaml:5:66: levels.intra_socket.bandwidth: invalid bandwidth table: the first entry must be N = 1 (the "
              "single-pair bandwidth)");
-  BOOST_TEST(error_of(replace(kValid, "{1: 10GB/s, 2: 16GB/s, 8: 20GB/s}", "{1: 10GB/s, 8: 16GB/s, 2: 20GB/s}")) ==
+  BOOST_TEST(error_with(table, "{1: 10GB/s, 8: 16GB/s, 2: 20GB/s}") ==
              "p.yaml:5:66: levels.intra_socket.bandwidth: invalid bandwidth table: N must increase strictly (N = 2 "
              "follows N = 8)");
-  BOOST_TEST(error_of(replace(kValid, "{1: 10GB/s, 2: 16GB/s, 8: 20GB/s}", "{1: 10GB/s, 1: 16GB/s}")) ==
+  BOOST_TEST(error_with(table, "{1: 10GB/s, 1: 16GB/s}") ==
              "p.yaml:5:78: levels.intra_socket.bandwidth.1: duplicate key");
-  BOOST_TEST(error_of(replace(kValid, "{1: 10GB/s, 2: 16GB/s, 8: 20GB/s}", "{1: 10GB/s, x: 16GB/s}")) ==
+  BOOST_TEST(error_with(table, "{1: 10GB/s, x: 16GB/s}") ==
              "p.yaml:5:78: levels.intra_socket.bandwidth.x: expected an integer in [1, 1048576], got 'x'");
-  BOOST_TEST(error_of(replace(kValid, "{1: 10GB/s, 2: 16GB/s, 8: 20GB/s}", "[10GB/s]")) ==
+  BOOST_TEST(error_with(table, "[10GB/s]") ==
              "p.yaml:5:66: levels.intra_socket.bandwidth: expected a bandwidth, or a table {N: bandwidth} of aggregate "
              "bandwidth by competing processes, got a list");
 }
 
 BOOST_AUTO_TEST_CASE(networks) {
-  BOOST_TEST(error_of(replace(kValid, "topology: star", "topology: tree")) ==
+  BOOST_TEST(error_with("topology: star", "topology: tree") ==
              "p.yaml:9:21: network.topology: unknown topology 'tree'; expected one of: star, fat-tree, dragonfly+");
-  BOOST_TEST(error_of(replace(kValid, "topology: star", "topology: fat-tre")) ==
+  BOOST_TEST(error_with("topology: star", "topology: fat-tre") ==
              "p.yaml:9:21: network.topology: unknown topology 'fat-tre' (did you mean 'fat-tree'?); expected one of: "
              "star, fat-tree, dragonfly+");
   const std::string tree = "{topology: fat-tree, levels: 2, down: [2, 2], up: [1, 2], link_count: [1, 1]}";
   const Platform ok = parse(replace(kValid, "{topology: star}", tree));
   BOOST_TEST(std::get<FatTreeNetwork>(ok.network).leaves() == 4u);
-  BOOST_TEST(error_of(replace(kValid, "{topology: star}",
-                              "{topology: fat-tree, levels: 2, down: [2], up: [1, 2], link_count: [1, 1]}")) ==
+  BOOST_TEST(error_with("{topology: star}",
+                        "{topology: fat-tree, levels: 2, down: [2], up: [1, 2], link_count: [1, 1]}") ==
              "p.yaml:9:48: network.down: expected a list of 2 positive integers (one per level), got 1");
-  BOOST_TEST(error_of(replace(kValid, "{topology: star}",
-                              "{topology: fat-tree, levels: 2, down: [1, 2], up: [1, 2], link_count: [1, 1]}")) ==
+  BOOST_TEST(error_with("{topology: star}",
+                        "{topology: fat-tree, levels: 2, down: [1, 2], up: [1, 2], link_count: [1, 1]}") ==
              "p.yaml:9:48: network.down: the fat tree has 2 leaves (product of 'down') but 4 nodes need one each");
 }
 
@@ -137,9 +137,9 @@ BOOST_AUTO_TEST_CASE(dragonfly_plus) {
   const Platform uneven = parse(replace(kValid, "{topology: star}", df + ", nodes_per_group: [3, 1]}"));
   BOOST_TEST(std::get<DragonflyPlusNetwork>(uneven.network).nodes_per_group == std::vector<int>({3, 1}),
              boost::test_tools::per_element());
-  BOOST_TEST(error_of(replace(kValid, "{topology: star}", df + ", nodes_per_group: [3, 3]}")) ==
+  BOOST_TEST(error_with("{topology: star}", df + ", nodes_per_group: [3, 3]}") ==
              "p.yaml:9:200: network.nodes_per_group: the entries add up to 6 nodes but nodes.count is 4");
-  BOOST_TEST(error_of(replace(kValid, "{topology: star}", df + ", nodes_per_group: [5, 0]}")) ==
+  BOOST_TEST(error_with("{topology: star}", df + ", nodes_per_group: [5, 0]}") ==
              "p.yaml:9:201: network.nodes_per_group[0]: expected an integer in [0, 4], got '5'");
   BOOST_TEST(error_of(replace(replace(kValid, "{topology: star}", df + "}"), "count: 4", "count: 9")) ==
              "p.yaml:9:10: network: the network has room for 8 nodes (groups x leaves_per_group x nodes_per_leaf) but "
@@ -168,7 +168,7 @@ BOOST_AUTO_TEST_CASE(progression_setting) {
 }
 
 BOOST_AUTO_TEST_CASE(models_section_must_be_a_map) {
-  BOOST_TEST(error_of(replace(kValid, "models:\n  maxmin: {}\n", "models: [maxmin]\n")) ==
+  BOOST_TEST(error_with("models:\n  maxmin: {}\n", "models: [maxmin]\n") ==
              "p.yaml:10:9: models: expected a mapping from model name to its parameters, got a list");
 }
 

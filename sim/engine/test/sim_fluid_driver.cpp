@@ -7,8 +7,6 @@
 
 #include "sim/engine/fluid_model.hpp"
 #include "sim/engine/mpi.hpp"
-#include "sim/engine/simulation.hpp"
-#include "sim/core/mapping.hpp"
 #include "tests/harness/sim_fixture.hpp"
 
 using namespace contend;
@@ -29,28 +27,12 @@ class IndependentTransfers final : public FluidModel {
   }
 };
 
-ModelRegistry test_registry() {
-  ModelRegistry r;
-  ModelInfo info;
-  info.name = "independent";
-  info.description = "test double: every transfer takes 1 us + bytes / 1 GB/s";
-  info.citation = "none";
-  info.create = [](const ModelContext& c) { return std::make_unique<IndependentTransfers>(c); };
-  r.add(info);
-  return r;
-}
-
 Results run_independent(Workload& w, int ranks) {
-  const std::string levels =
-      "  intra_socket: {latency: 0us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-      "  inter_socket: {latency: 0us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-      "  inter_node: {latency: 0us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n";
-  const Platform p = parse_platform(YamlField::load_string(platform_yaml(1, 1, ranks, levels), "t.yaml"));
-  const Mapping m = make_mapping("block", ranks, p.nodes, false);
-  SimulationOptions o;
-  o.model = "independent";
-  o.record_messages = true;
-  return simulate(p, m, w, test_registry(), o);
+  const ModelRegistry registry =
+      registry_of("independent", "test double: every transfer takes 1 us + bytes / 1 GB/s",
+                  [](const ModelContext& c) { return std::make_unique<IndependentTransfers>(c); });
+  return run(platform_yaml(1, 1, ranks, levels_yaml("0us", "1KiB", "1GB/s")), w,
+             {.model = "independent", .models = &registry});
 }
 
 }  // namespace

@@ -5,9 +5,6 @@
 
 #include "sim/engine/fluid_model.hpp"
 #include "sim/engine/mpi.hpp"
-#include "sim/engine/simulation.hpp"
-#include "sim/core/mapping.hpp"
-#include "models/registry.hpp"
 #include "tests/harness/sim_fixture.hpp"
 
 using namespace contend;
@@ -17,25 +14,24 @@ namespace tt = boost::test_tools;
 namespace {
 
 // 1 GB/s everywhere, eager below 1 KiB; 10 us between nodes.
-const std::string kLevels =
-    "  intra_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-    "  inter_socket: {latency: 2us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-    "  inter_node: {latency: 10us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n";
-
 std::string platform(const std::string& progress, int cores = 2) {
-  return platform_yaml(2, 1, cores, kLevels) + "progress: " + progress + "\n";
+  return platform_yaml(2, 1, cores, kGigabyteLevels) + "progress: " + progress + "\n";
 }
 
 // Rank 0: a rendezvous Isend of 1 MB to rank 1, 1 ms of compute, Wait.
-// Rank 1: Irecv, Wait.
-ScriptWorkload isend_compute_wait() {
+// Rank 1: Recv.
+ScriptWorkload megabyte_isend_compute_wait() { return isend_compute_wait(1000000, 1e-3); }
+
+// Rank 0 sends 1 MB at 0.5 ms; rank 1 posts its receive, computes 2 ms, then waits.
+ScriptWorkload send_to_a_computing_receiver() {
   return ScriptWorkload(2, [](Mpi& mpi) {
     if (mpi.rank() == 0) {
-      auto q = mpi.isend(1, 1000000);
-      mpi.compute_seconds(1e-3);
-      mpi.wait(q);
+      mpi.sleep(0.5e-3);
+      mpi.send(1, 1000000);
     } else {
-      mpi.recv(0, 1000000);
+      auto q = mpi.irecv(0, 1000000);
+      mpi.compute_seconds(2e-3);
+      mpi.wait(q);
     }
   });
 }
@@ -45,7 +41,7 @@ constexpr double kTransfer = 10e-6 + 1e-3;  // tau + 1 MB at 1 GB/s
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(progress_thread_overlaps_a_rendezvous_with_compute) {
-  auto w = isend_compute_wait();
+  auto w = megabyte_isend_compute_wait();
   const auto r = run(platform("thread"), w, {.mapping = "cyclic", .model = "staircase"});
   BOOST_TEST(r.ranks[1].recv_time == kTransfer, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[0].total_time == std::max(1e-3, kTransfer), tt::tolerance(1e-9));
@@ -54,7 +50,7 @@ BOOST_AUTO_TEST_CASE(progress_thread_overlaps_a_rendezvous_with_compute) {
 BOOST_AUTO_TEST_CASE(progress_none_moves_a_rendezvous_at_the_wait) {
   // The receiver answers at once (it waits in MPI); the sender sees the
   // answer only when it enters MPI_Wait after computing: data moves at 1 ms.
-  auto w = isend_compute_wait();
+  auto w = megabyte_isend_compute_wait();
   const auto r = run(platform("none"), w, {.mapping = "cyclic", .model = "staircase"});
   BOOST_TEST(r.ranks[1].recv_time == 1e-3 + kTransfer, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[0].total_time == 1e-3 + kTransfer, tt::tolerance(1e-9));
@@ -66,32 +62,14 @@ BOOST_AUTO_TEST_CASE(progress_none_waits_for_a_computing_receiver) {
   // Rank 1 posts its receive, computes 2 ms, then waits; rank 0 sends at
   // 0.5 ms and waits. The request to send is seen when rank 1 enters MPI at
   // 2 ms, and rank 0, waiting in MPI, answers at once.
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      mpi.sleep(0.5e-3);
-      mpi.send(1, 1000000);
-    } else {
-      auto q = mpi.irecv(0, 1000000);
-      mpi.compute_seconds(2e-3);
-      mpi.wait(q);
-    }
-  });
+  auto w = send_to_a_computing_receiver();
   const auto none = run(platform("none"), w, {.mapping = "cyclic", .model = "staircase"});
   BOOST_TEST(none.messages.at(0).start == 2e-3, tt::tolerance(1e-9));
   BOOST_TEST(none.ranks[0].total_time == 2e-3 + kTransfer, tt::tolerance(1e-9));
 }
 
 BOOST_AUTO_TEST_CASE(progress_thread_moves_when_matched) {
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      mpi.sleep(0.5e-3);
-      mpi.send(1, 1000000);
-    } else {
-      auto q = mpi.irecv(0, 1000000);
-      mpi.compute_seconds(2e-3);
-      mpi.wait(q);
-    }
-  });
+  auto w = send_to_a_computing_receiver();
   const auto thread = run(platform("thread"), w, {.mapping = "cyclic", .model = "staircase"});
   BOOST_TEST(thread.messages.at(0).start == 0.5e-3, tt::tolerance(1e-9));
   BOOST_TEST(thread.ranks[0].total_time == 0.5e-3 + kTransfer, tt::tolerance(1e-9));
@@ -99,7 +77,7 @@ BOOST_AUTO_TEST_CASE(progress_thread_moves_when_matched) {
 
 BOOST_AUTO_TEST_CASE(progress_none_under_maxmin) {
   // The same handshake rule when SimGrid moves the data.
-  auto w = isend_compute_wait();
+  auto w = megabyte_isend_compute_wait();
   const auto r = run(platform("none"), w, {.mapping = "cyclic", .model = "maxmin"});
   BOOST_TEST(r.ranks[1].recv_time == 1e-3 + kTransfer, tt::tolerance(1e-9));
 }
@@ -112,15 +90,8 @@ BOOST_AUTO_TEST_CASE(progress_dedicated_core_slows_compute) {
 }
 
 BOOST_AUTO_TEST_CASE(progress_option_overrides_the_platform) {
-  auto w = isend_compute_wait();
-  const std::string yaml = platform("thread");
-  const Platform p = parse_platform(YamlField::load_string(yaml, "test.yaml"));
-  const Mapping m = make_mapping("cyclic", 2, p.nodes, false);
-  SimulationOptions o;
-  o.model = "staircase";
-  o.progress = Progress::None;
-  o.record_messages = true;
-  const auto r = simulate(p, m, w, all_models(), o);
+  auto w = megabyte_isend_compute_wait();
+  const auto r = run(platform("thread"), w, {.mapping = "cyclic", .model = "staircase", .progress = Progress::None});
   BOOST_TEST(r.messages.at(0).start == 1e-3, tt::tolerance(1e-9));
 }
 
@@ -145,19 +116,10 @@ class CostlyMessages final : public FluidModel {
 };
 
 Results run_costly(Workload& w) {
-  ModelRegistry registry;
-  ModelInfo info;
-  info.name = "costly";
-  info.description = "test double with CPU overheads";
-  info.citation = "none";
-  info.create = [](const ModelContext& c) { return std::make_unique<CostlyMessages>(c); };
-  registry.add(info);
-  const Platform p = parse_platform(YamlField::load_string(platform("thread"), "t.yaml"));
-  const Mapping m = make_mapping("cyclic", w.rank_count(), p.nodes, false);
-  SimulationOptions o;
-  o.model = "costly";
-  o.record_messages = true;
-  return simulate(p, m, w, registry, o);
+  const ModelRegistry registry = registry_of("costly", "test double with CPU overheads", [](const ModelContext& c) {
+    return std::make_unique<CostlyMessages>(c);
+  });
+  return run(platform("thread"), w, {.mapping = "cyclic", .model = "costly", .models = &registry});
 }
 
 }  // namespace
@@ -165,15 +127,7 @@ Results run_costly(Workload& w) {
 BOOST_AUTO_TEST_CASE(cpu_overheads_occupy_the_ranks) {
   // Rank 0 posts (1 ms of CPU), then computes 1 ms: done at 2 ms. The data
   // arrives at 0.1 ms; rank 1 is then busy 2 ms completing it: 2.1 ms.
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      auto q = mpi.isend(1, 100);
-      mpi.compute_seconds(1e-3);
-      mpi.wait(q);
-    } else {
-      mpi.recv(0, 100);
-    }
-  });
+  auto w = isend_compute_wait(100, 1e-3);
   const auto r = run_costly(w);
   BOOST_TEST(r.ranks[0].total_time == 2e-3, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[1].recv_time == 2.1e-3, tt::tolerance(1e-9));
@@ -182,21 +136,14 @@ BOOST_AUTO_TEST_CASE(cpu_overheads_occupy_the_ranks) {
 
 BOOST_AUTO_TEST_CASE(datatypes_reach_the_model) {
   // A vector datatype costs the receiver 3 ms instead of 2.
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    Datatype v;
-    v.kind = Datatype::Kind::Vector;
-    v.count = 4;
-    v.blocklength = 1;
-    v.stride = 4;
-    v.base = "float";
-    v.base_size = 4;
-    const DatatypeId id = mpi.datatype(v);
-    if (mpi.rank() == 0) {
-      mpi.wait(mpi.isend(1, 16, 0, Mpi::kCommWorld, id));
-    } else {
-      mpi.wait(mpi.irecv(0, 16, 0, Mpi::kCommWorld, id));
-    }
-  });
+  Datatype v;
+  v.kind = Datatype::Kind::Vector;
+  v.count = 4;
+  v.blocklength = 1;
+  v.stride = 4;
+  v.base = "float";
+  v.base_size = 4;
+  auto w = typed_message(v, 16);
   const auto r = run_costly(w);
   BOOST_TEST(r.ranks[1].recv_time == 1e-4 + 3e-3, tt::tolerance(1e-9));
 }

@@ -10,13 +10,7 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-// 1 GB/s everywhere, eager below 1 KiB; latencies 1/2/10 us by level.
-const std::string kLevels =
-    "  intra_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-    "  inter_socket: {latency: 2us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-    "  inter_node: {latency: 10us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n";
-
-std::string two_nodes() { return platform_yaml(2, 1, 2, kLevels); }
+std::string two_nodes() { return platform_yaml(2, 1, 2, kGigabyteLevels); }
 
 }  // namespace
 
@@ -43,14 +37,7 @@ BOOST_AUTO_TEST_CASE(two_equal_flows_on_one_link_finish_together_at_twice_the_ti
 }
 
 BOOST_AUTO_TEST_CASE(rendezvous_sender_completes_when_its_message_is_delivered) {
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      mpi.send(1, 1000000);
-    } else {
-      mpi.sleep(1e-3);  // the receive is posted late: the data waits for it
-      mpi.recv(0, 1000000);
-    }
-  });
+  auto w = late_receive(1000000, 1e-3);  // the receive is posted late: the data waits for it
   const auto r = run(two_nodes(), w, {.mapping = "cyclic"});
   const double expected = 1e-3 + 10e-6 + 1e-3;
   BOOST_TEST(r.ranks[0].total_time == expected, tt::tolerance(1e-9));
@@ -59,14 +46,7 @@ BOOST_AUTO_TEST_CASE(rendezvous_sender_completes_when_its_message_is_delivered) 
 }
 
 BOOST_AUTO_TEST_CASE(eager_sender_completes_at_once_and_receive_at_post) {
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      mpi.send(1, 100);
-    } else {
-      mpi.sleep(1e-3);
-      mpi.recv(0, 100);
-    }
-  });
+  auto w = late_receive(100, 1e-3);
   const auto r = run(two_nodes(), w, {.mapping = "cyclic"});
   BOOST_TEST(r.ranks[0].total_time == 0.0);                              // completed locally
   BOOST_TEST(r.ranks[0].send_time == 10e-6 + 100e-9, tt::tolerance(1e-9));  // delivered into the buffer
@@ -81,23 +61,14 @@ BOOST_AUTO_TEST_CASE(eager_below_threshold_rendezvous_at_it) {
     if (mpi.rank() == 2) mpi.send(3, 1024);
     if (mpi.rank() == 3) mpi.recv(2, 1024);
   });
-  const auto r = run(platform_yaml(4, 1, 1, kLevels), w);
+  const auto r = run(platform_yaml(4, 1, 1, kGigabyteLevels), w);
   BOOST_TEST(r.ranks[0].total_time == 0.0);
   BOOST_TEST(r.ranks[2].total_time == 10e-6 + 1024e-9, tt::tolerance(1e-9));
 }
 
 BOOST_AUTO_TEST_CASE(messages_match_in_order_without_overtaking) {
-  ScriptWorkload w(2, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      auto a = mpi.isend(1, 500);
-      auto b = mpi.isend(1, 900);
-      mpi.waitall({a, b});
-    } else {
-      auto a = mpi.irecv(0, 500);  // would be truncated if matched with the 900-byte message
-      auto b = mpi.irecv(0, 900);
-      mpi.waitall({a, b});
-    }
-  });
+  // The 500-byte receive would be truncated if matched with the 900-byte message.
+  auto w = two_messages(500, 900);
   const auto r = run(two_nodes(), w);
   const auto m = messages_between(r, 0, 1);
   BOOST_REQUIRE(m.size() == 2u);
@@ -142,7 +113,7 @@ BOOST_AUTO_TEST_CASE(any_source_takes_the_earliest_arrival) {
       mpi.recv(Mpi::kAnySource, 300);
     }
   });
-  const auto r = run(platform_yaml(1, 1, 3, kLevels), w);
+  const auto r = run(platform_yaml(1, 1, 3, kGigabyteLevels), w);
   BOOST_TEST(r.warnings.empty());
   BOOST_TEST(r.ranks[0].recv_time == 2e-3, tt::tolerance(1e-12));
 }
@@ -206,7 +177,7 @@ BOOST_AUTO_TEST_CASE(compute_takes_flops_over_core_speed) {
 
 BOOST_AUTO_TEST_CASE(oversubscribed_ranks_share_their_core) {
   ScriptWorkload w(2, [](Mpi& mpi) { mpi.compute(1e9); });
-  const auto r = run(platform_yaml(1, 1, 1, kLevels), w, {.oversubscribe = true});
+  const auto r = run(platform_yaml(1, 1, 1, kGigabyteLevels), w, {.oversubscribe = true});
   BOOST_TEST(r.ranks[0].total_time == 2.0, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[1].total_time == 2.0, tt::tolerance(1e-9));
 }

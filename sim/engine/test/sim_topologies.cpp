@@ -10,10 +10,7 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-const std::string kLevels =
-    "  intra_socket: {latency: 0us, eager_threshold: 1KiB, bandwidth: 100GB/s}\n"
-    "  inter_socket: {latency: 0us, eager_threshold: 1KiB, bandwidth: 100GB/s}\n"
-    "  inter_node: {latency: 1us, eager_threshold: 1KiB, bandwidth: 100GB/s}\n";
+const std::string kLevels = levels_yaml({"0us", "0us", "1us"}, "1KiB", "100GB/s");
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "traces/formats/ti_trace.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 namespace fs = std::filesystem;
@@ -23,12 +24,7 @@ TiAction parse(const std::string& line, int world = 4) {
 }
 
 std::string error_of(const std::string& line, int world = 4) {
-  try {
-    parse_ti_line(line, "t.txt", 7, world, two_ranks);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::error_message([&] { parse_ti_line(line, "t.txt", 7, world, two_ranks); });
 }
 
 // A fresh directory under the system's temporary one.
@@ -149,6 +145,22 @@ BOOST_AUTO_TEST_CASE(errors_name_the_line_the_column_and_what_was_expected) {
                                                  "2 field(s) missing");
   BOOST_TEST(error_of("0 barrier comm=x") == "t.txt:7:11: expected 'comm=ID' with ID >= 0, got 'comm=x'");
   BOOST_TEST(error_of("0") == "t.txt:7:1: expected 'RANK ACTION ARGUMENTS...'");
+  // Collectives with and without a root: the usage names the fields each takes.
+  const std::pair<std::string, std::string> usages[] = {
+      {"0 reduce 10", "t.txt:7:10: expected 'RANK reduce COUNT FLOPS [ROOT [DATATYPE]]'"},
+      {"0 allreduce 10", "t.txt:7:13: expected 'RANK allreduce COUNT FLOPS [DATATYPE]'"},
+      {"0 gather 10", "t.txt:7:10: expected 'RANK gather SEND_COUNT RECV_COUNT [ROOT [DATATYPE1 [DATATYPE2]]]'"},
+      {"0 scatter 10", "t.txt:7:11: expected 'RANK scatter SEND_COUNT RECV_COUNT [ROOT [DATATYPE1 [DATATYPE2]]]'"},
+      {"0 allgather 10", "t.txt:7:13: expected 'RANK allgather SEND_COUNT RECV_COUNT [DATATYPE1 [DATATYPE2]]'"},
+      {"0 alltoall 10", "t.txt:7:12: expected 'RANK alltoall SEND_COUNT RECV_COUNT [DATATYPE1 [DATATYPE2]]'"},
+  };
+  for (const auto& [line, usage] : usages) BOOST_TEST(error_of(line) == usage + ": 1 field(s) missing");
+  BOOST_TEST(error_of("0 reduce 10 0 9") == "t.txt:7:15: root: 9 is out of range [0, 3]");
+  BOOST_TEST(error_of("0 allreduce 10 0 99") == "t.txt:7:18: unknown datatype id '99': SimGrid 3.32 predefines "
+                                                "ids 0 to 59");
+  BOOST_TEST(error_of("0 gather 10 10 9") == "t.txt:7:16: root: 9 is out of range [0, 3]");
+  BOOST_TEST(error_of("0 allgather 10 10 0 99") == "t.txt:7:21: unknown datatype id '99': SimGrid 3.32 predefines "
+                                                   "ids 0 to 59");
 }
 
 BOOST_AUTO_TEST_CASE(bytes_follow_simgrid_datatype_sizes) {

@@ -16,10 +16,7 @@ namespace tt = boost::test_tools;
 namespace {
 
 // 1 GB/s everywhere, 10 us between nodes, eager below 1 KiB; cores at 1 Gflop/s.
-const std::string kLevels =
-    "  intra_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-    "  inter_socket: {latency: 2us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-    "  inter_node: {latency: 10us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n";
+std::string two_nodes() { return platform_yaml(2, 1, 1, kGigabyteLevels); }
 
 std::string archive_dir(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("contend-otf2-" + name)).string();
@@ -38,7 +35,7 @@ BOOST_AUTO_TEST_CASE(otf2_gap_then_blocking_message) {
   s.region(1, "MPI_Recv", 7000, [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiRecv(w, nullptr, t, 0, 0, 3, 1000000); });
   s.close();
   Otf2Workload w(dir + "/traces.otf2");
-  const auto r = run(platform_yaml(2, 1, 1, kLevels), w);
+  const auto r = run(two_nodes(), w);
   const double expected = 1e-3 + 10e-6 + 1e-3;
   BOOST_TEST(r.ranks[1].recv_time == expected, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[0].total_time == expected, tt::tolerance(1e-9));
@@ -61,7 +58,7 @@ BOOST_AUTO_TEST_CASE(otf2_irecv_posted_early_takes_its_sender_from_the_completio
   s.region(0, "MPI_Wait", 0, [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, 9); });
   s.close();
   Otf2Workload w(dir + "/traces.otf2");
-  const auto r = run(platform_yaml(2, 1, 1, kLevels), w);
+  const auto r = run(two_nodes(), w);
   BOOST_TEST(r.ranks[1].recv_time == 1e-3 + 10e-6 + 1e-3, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[1].total_time == 2e-3 + 10e-6, tt::tolerance(1e-9));
   BOOST_TEST(w.action_counts().at("test") == 1);
@@ -75,7 +72,7 @@ BOOST_AUTO_TEST_CASE(otf2_completion_of_an_unknown_request_names_rank_and_event)
   s.region(0, "MPI_Wait", 0, [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, 5); });
   s.close();
   Otf2Workload w(dir + "/traces.otf2");
-  BOOST_TEST(run_error(platform_yaml(2, 1, 1, kLevels), w).find(dir + "/traces.otf2 (rank 0):4: event 4: request 5 "
+  BOOST_TEST(run_error(two_nodes(), w).find(dir + "/traces.otf2 (rank 0):4: event 4: request 5 "
                                                                      "completes but was never started") !=
              std::string::npos);
 }

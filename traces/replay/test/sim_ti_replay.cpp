@@ -19,12 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // 1 GB/s everywhere, eager below 1 KiB, 10 us between nodes; cores at 1 Gflop/s.
-const std::string kLevels =
-    "  intra_socket: {latency: 1us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-    "  inter_socket: {latency: 2us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n"
-    "  inter_node: {latency: 10us, eager_threshold: 1KiB, bandwidth: 1GB/s}\n";
-
-std::string two_nodes() { return platform_yaml(2, 1, 1, kLevels); }
+std::string two_nodes() { return platform_yaml(2, 1, 1, kGigabyteLevels); }
 
 std::string trace_file(const std::string& name, const std::string& text) {
   const fs::path path = fs::temp_directory_path() / ("contend-ti-replay-" + name + ".txt");
@@ -105,7 +100,7 @@ BOOST_AUTO_TEST_CASE(ti_split_orders_members_by_key_and_carries_their_messages) 
   text += "3 send 1 9 4096 6 comm=1\n1 recv 0 9 4096 6 comm=1\n";
   for (int r = 0; r < 4; ++r) text += fmt::format("{} allreduce 8 0 6 comm=1\n{} comm_dup 1\n{} barrier comm=2\n", r, r, r);
   TiWorkload w(trace_file("split", text));
-  const auto r = run(platform_yaml(4, 1, 1, kLevels), w);
+  const auto r = run(platform_yaml(4, 1, 1, kGigabyteLevels), w);
   auto carries_4096 = [&](int src, int dst) {
     const auto list = messages_between(r, src, dst);
     return std::any_of(list.begin(), list.end(), [](const MessageRecord& m) { return m.bytes == 4096; });

@@ -10,6 +10,7 @@
 
 #include "sim/core/error.hpp"
 #include "validation/testbed/runner/runner_steps.hpp"
+#include "tests/harness/error_message.hpp"
 
 using namespace contend;
 
@@ -49,13 +50,8 @@ void check_same(const std::string& path) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    std::istringstream in(text);
-    testbed::read_real_pattern(in, "x.pattern");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
+  std::istringstream in(text);
+  return test::error_message([&] { testbed::read_real_pattern(in, "x.pattern"); });
 }
 
 }  // namespace
