@@ -10,13 +10,8 @@
 # the pipeline: loopback measures no network.
 # Usage: test-pipeline.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
-build=$1
-source_dir=$2
-work=$build/flowcut-pipeline
-rm -rf "$work"
-mkdir -p "$work"
-bin=$build/bin
-fail() { echo "test-pipeline: FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../common/lib.sh"
+pipeline_setup flowcut "$@"
 original=$source_dir/platforms/martinasso-gigaeth-lam.yaml
 
 "$source_dir/calibrate/flowcut/calibrate.sh" --local --bin "$bin" --platform "$original" --output "$work/calibrated.yaml" \

@@ -31,14 +31,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+source "$root/calibrate/common/lib.sh"
 platform="" output="" levels="" n_values="1 2 4 8" raw=multipair-raw fits="" bin=$root/build/bin
 min_size=64KiB max_size=1MiB factor=2 repeats=4 samples=5 warmup=1 sync=barrier bind=core
 hostfile="" launcher="" local=0 extra=()
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
+  calibrate_common_option "$@"
+  if [ "$consumed" -gt 0 ]; then shift "$consumed"; continue; fi
   case $1 in
-    --platform) platform=$2; shift 2 ;;
-    --output) output=$2; shift 2 ;;
     --levels) levels=$2; shift 2 ;;
     --n) n_values=$2; shift 2 ;;
     --raw-dir) raw=$2; shift 2 ;;
@@ -51,35 +51,18 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --sync) sync=$2; shift 2 ;;
     --bind-to) bind=$2; shift 2 ;;
-    --bin) bin=$2; shift 2 ;;
-    --hostfile) hostfile=$2; shift 2 ;;
-    --launcher) launcher=$2; shift 2 ;;
-    --local) local=1; shift ;;
-    -h|--help) usage ;;
     --) shift; extra=("$@"); break ;;
-    *) echo "calibrate.sh: unknown option '$1'" >&2; usage ;;
+    *) echo "calibrate.sh: unknown option '$1'" >&2; calibrate_usage ;;
   esac
 done
-[ -n "$platform" ] || { echo "calibrate.sh: --platform is required" >&2; usage; }
-[ -n "$output" ] || output=$platform
-for tool in multipair_bench contend; do
-  [ -x "$bin/$tool" ] || { echo "calibrate.sh: $bin/$tool not found (build first, or give --bin)" >&2; exit 1; }
-done
-if [ "$(id -u)" -eq 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
-if [ -n "$launcher" ]; then
-  read -r -a launch <<< "$launcher"
-  levels=${levels:-intra_socket inter_socket inter_node}
-elif [ -n "$hostfile" ]; then
-  launch=(mpirun --hostfile "$hostfile")
-  levels=${levels:-intra_socket inter_socket inter_node}
-elif [ "$local" -eq 1 ]; then
-  launch=(mpirun --oversubscribe --mca btl "self,vader" --mca mpi_yield_when_idle 1)
+calibrate_check multipair_bench contend
+on_hostfile=(mpirun --hostfile "$hostfile")
+on_this_machine=(mpirun --oversubscribe --mca btl "self,vader" --mca mpi_yield_when_idle 1)
+calibrate_launch on_hostfile on_this_machine
+if [ "$where" = local ]; then
   levels=${levels:-intra_socket}
 else
-  echo "calibrate.sh: say where to run: --hostfile FILE, --launcher \"COMMAND\" or --local" >&2
-  exit 2
+  levels=${levels:-intra_socket inter_socket inter_node}
 fi
 binding=()
 [ -n "$bind" ] && binding=(--bind-to "$bind")
@@ -88,14 +71,14 @@ binding=()
 n_list=$( (echo 1; for n in $n_values; do echo "$n"; done) | sort -n -u)
 for n in $n_list; do
   case $n in
-    ''|*[!0-9]*|0) echo "calibrate.sh: --n: expected positive integers, got '$n'" >&2; exit 2 ;;
+    ''|*[!0-9]*|0) calibrate_fail "--n: expected positive integers, got '$n'" ;;
   esac
 done
 
 for level in $levels; do
   case $level in
     intra_socket|inter_socket|inter_node) ;;
-    *) echo "calibrate.sh: unknown level '$level' (intra_socket, inter_socket, inter_node)" >&2; exit 2 ;;
+    *) calibrate_fail "unknown level '$level' (intra_socket, inter_socket, inter_node)" ;;
   esac
 done
 

@@ -6,12 +6,8 @@
 # the intra_socket level must change and every other line stay as it was.
 # Usage: test-pipeline.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
-build=$1
-source_dir=$2
-work=$build/multipair-pipeline
-rm -rf "$work"
-mkdir -p "$work"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
+source "$(dirname "$0")/../common/lib.sh"
+pipeline_setup multipair "$@"
 mpi=(mpirun -np 2 --oversubscribe --mca btl self,vader --mca mpi_yield_when_idle 1)
 args=(--level intra_socket --min-size 256KiB --max-size 16MiB --factor 4 --repeats 4 --samples 5)
 "${mpi[@]}" "$build/bin/multipair_bench" "${args[@]}" --unidirectional -o "$work/uni.csv" 2> "$work/uni.log"

@@ -4,7 +4,7 @@
 # `contend fit-loggops`, which writes models.loggops.<level> (per protocol
 # range and datatype) and the level's eager_threshold into a platform file.
 #
-# usage: calibrate/netgauge/calibrate.sh --platform FILE [--level LEVEL]
+# usage: calibrate/netgauge/calibrate.sh --platform FILE [--output OUT.yaml] [--level LEVEL]
 #          [--section default] [--raw RAW.csv] [--fits FITS.csv] [--sizes SIZES.csv]
 #          [--datatype TYPE]... [--min-size S] [--max-size S] [--repetitions R]
 #          [--delay auto|DURATION] [--pingpong-iterations N]
@@ -26,18 +26,19 @@
 #                     it; platform keeps the file's threshold as the switch
 #   --datatype TYPE   contiguous is always measured (L, g, G and the switch
 #                     come from it); add vector:COUNT,BLOCKLENGTH,STRIDE:BASE
-# Defaults: --raw netgauge-raw.csv, sizes 1 B .. 1 MiB, 15 repetitions,
+# Defaults: --output = --platform (in place), --raw netgauge-raw.csv, sizes 1 B .. 1 MiB, 15 repetitions,
 # --delay auto (PRTT(1,0,s) per size), 100 ping-pong iterations, --bin build/bin.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+source "$root/calibrate/common/lib.sh"
 platform="" level="" section="" raw=netgauge-raw.csv fits="" sizes="" bin=$root/build/bin
 min_size=1 max_size=1MiB repetitions=15 delay=auto iterations=100 switch=auto
 datatypes=(contiguous) hostfile="" launcher="" local=0 extra=()
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
+  calibrate_common_option "$@"
+  if [ "$consumed" -gt 0 ]; then shift "$consumed"; continue; fi
   case $1 in
-    --platform) platform=$2; shift 2 ;;
     --level) level=$2; shift 2 ;;
     --section) section=$2; shift 2 ;;
     --raw) raw=$2; shift 2 ;;
@@ -50,41 +51,27 @@ while [ $# -gt 0 ]; do
     --delay) delay=$2; shift 2 ;;
     --pingpong-iterations) iterations=$2; shift 2 ;;
     --switch) switch=$2; shift 2 ;;
-    --bin) bin=$2; shift 2 ;;
-    --hostfile) hostfile=$2; shift 2 ;;
-    --launcher) launcher=$2; shift 2 ;;
-    --local) local=1; shift ;;
     --) shift; extra=("$@"); break ;;
-    *) echo "calibrate.sh: unknown option '$1'" >&2; usage ;;
+    *) echo "calibrate.sh: unknown option '$1'" >&2; calibrate_usage ;;
   esac
 done
-[ -n "$platform" ] || { echo "calibrate.sh: --platform is required" >&2; usage; }
-for tool in netgauge_bench contend; do
-  [ -x "$bin/$tool" ] || { echo "calibrate.sh: $bin/$tool not found (build first, or give --bin)" >&2; exit 1; }
-done
-if [ "$(id -u)" -eq 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
-if [ -n "$launcher" ]; then
-  read -r -a launch <<< "$launcher"
-elif [ -n "$hostfile" ]; then
-  launch=(mpirun -np 2 --hostfile "$hostfile" --map-by node)
-  level=${level:-inter_node}
-elif [ "$local" -eq 1 ]; then
-  launch=(mpirun -np 2 --mca btl self,vader)
-  level=${level:-intra_socket}
-else
-  echo "calibrate.sh: say where to run: --hostfile FILE, --launcher \"COMMAND\" or --local" >&2
-  exit 2
-fi
-[ -n "$level" ] || { echo "calibrate.sh: --level is required with --launcher" >&2; exit 2; }
+calibrate_check netgauge_bench contend
+on_hostfile=(mpirun -np 2 --hostfile "$hostfile" --map-by node)
+on_this_machine=(mpirun -np 2 --mca btl self,vader)
+calibrate_launch on_hostfile on_this_machine
+case $where in
+  hostfile) level=${level:-inter_node} ;;
+  local) level=${level:-intra_socket} ;;
+esac
+[ -n "$level" ] || calibrate_fail "--level is required with --launcher"
 
 bench=("$bin/netgauge_bench" --level "$level" --min-size "$min_size" --max-size "$max_size" --repetitions "$repetitions" --delay "$delay"
        --pingpong-iterations "$iterations" -o "$raw")
 for t in "${datatypes[@]}"; do bench+=(--datatype "$t"); done
 echo "calibrate.sh: ${launch[*]} ${extra[*]} ${bench[*]}"
 "${launch[@]}" "${extra[@]}" "${bench[@]}"
-fit=("$bin/contend" fit-loggops "$raw" --platform "$platform" --level "$level" --switch "$switch")
+[ "$output" = "$platform" ] || cp "$platform" "$output"
+fit=("$bin/contend" fit-loggops "$raw" --platform "$output" --level "$level" --switch "$switch")
 [ -n "$section" ] && fit+=(--section "$section")
 [ -n "$fits" ] && fit+=(--fits "$fits")
 [ -n "$sizes" ] && fit+=(--sizes "$sizes")

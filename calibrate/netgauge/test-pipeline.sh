@@ -11,13 +11,8 @@
 # (the values survive the platform file, to its four significant digits).
 # Usage: test-pipeline.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
-build=$1
-source_dir=$2
-work=$build/netgauge-pipeline
-rm -rf "$work"
-mkdir -p "$work"
-fail() { echo "test-pipeline: FAIL: $*" >&2; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
+source "$(dirname "$0")/../common/lib.sh"
+pipeline_setup netgauge "$@"
 mpi=(mpirun -np 2 --mca btl self,vader)
 # Placement is checked: inter_node with both ranks on this host is refused.
 if "${mpi[@]}" "$build/bin/netgauge_bench" --level inter_node -o "$work/refused.csv" 2> "$work/refused.log"; then

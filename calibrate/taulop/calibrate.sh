@@ -27,14 +27,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+source "$root/calibrate/common/lib.sh"
 platform="" output="" raw=taulop-raw segment=8KiB min_size=16KiB max_size=4MiB fanout=4
 algorithms="linear chain kchain split_binary binary binomial" procs="" nbft_procs="" samples=10 calls=100 q=""
-bin=$root/build/bin launcher="" shm_launcher="" net_launcher="" local=0 ranks=4
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+bin=$root/build/bin hostfile="" launcher="" shm_launcher="" net_launcher="" local=0 ranks=4
 while [ $# -gt 0 ]; do
+  calibrate_common_option "$@"
+  if [ "$consumed" -gt 0 ]; then shift "$consumed"; continue; fi
   case $1 in
-    --platform) platform=$2; shift 2 ;;
-    --output) output=$2; shift 2 ;;
     --raw-dir) raw=$2; shift 2 ;;
     --segment) segment=$2; shift 2 ;;
     --min-size) min_size=$2; shift 2 ;;
@@ -46,24 +46,14 @@ while [ $# -gt 0 ]; do
     --samples) samples=$2; shift 2 ;;
     --calls) calls=$2; shift 2 ;;
     --q) q=$2; shift 2 ;;
-    --bin) bin=$2; shift 2 ;;
-    --launcher) launcher=$2; shift 2 ;;
     --shm-launcher) shm_launcher=$2; shift 2 ;;
     --net-launcher) net_launcher=$2; shift 2 ;;
-    --local) local=1; shift ;;
     --ranks) ranks=$2; shift 2 ;;
-    -h|--help) usage ;;
-    *) echo "calibrate.sh: unknown option '$1'" >&2; usage ;;
+    *) echo "calibrate.sh: unknown option '$1'" >&2; calibrate_usage ;;
   esac
 done
-[ -n "$platform" ] || { echo "calibrate.sh: --platform is required" >&2; usage; }
-[ -n "$output" ] || output=$platform
-for tool in taulop_bench contend; do
-  [ -x "$bin/$tool" ] || { echo "calibrate.sh: $bin/$tool not found (build first, or give --bin)" >&2; exit 1; }
-done
-if [ "$(id -u)" -eq 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+calibrate_check taulop_bench contend
+[ -z "$hostfile" ] || calibrate_fail "--hostfile: give the launch prefixes (--launcher, --shm-launcher, --net-launcher)"
 
 network_flags=()
 if [ "$local" -eq 1 ]; then
@@ -73,12 +63,10 @@ if [ "$local" -eq 1 ]; then
   net_launcher="$common --mca btl self,tcp --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo"
   network_flags=(--network-loopback)
 elif [ -z "$launcher" ] || [ -z "$shm_launcher" ]; then
-  echo "calibrate.sh: say where to run: --local, or --launcher and --shm-launcher (and --net-launcher or --q)" >&2
-  exit 2
+  calibrate_fail "say where to run: --local, or --launcher and --shm-launcher (and --net-launcher or --q)"
 fi
 if [ -z "$net_launcher" ] && [ -z "$q" ]; then
-  echo "calibrate.sh: without --net-launcher, Q(m_s) cannot be measured: give --q" >&2
-  exit 2
+  calibrate_fail "without --net-launcher, Q(m_s) cannot be measured: give --q"
 fi
 read -r -a run_bcast <<< "$launcher"
 read -r -a run_shm <<< "$shm_launcher"
@@ -102,12 +90,12 @@ declare -A ompi_id=([linear]=1 [kchain]=2 [chain]=3 [split_binary]=4 [binary]=5 
 case $segment in
   *KiB|*K) bytes=$(( ${segment%%K*} * 1024 )) ;;
   *MiB|*M) bytes=$(( ${segment%%M*} * 1024 * 1024 )) ;;
-  *[!0-9]*) echo "calibrate.sh: --segment: expected bytes, NKiB or NMiB, got '$segment'" >&2; exit 2 ;;
+  *[!0-9]*) calibrate_fail "--segment: expected bytes, NKiB or NMiB, got '$segment'" ;;
   *) bytes=$segment ;;
 esac
 for algorithm in $algorithms; do
   id=${ompi_id[$algorithm]:-}
-  [ -n "$id" ] || { echo "calibrate.sh: unknown algorithm '$algorithm' (linear chain kchain split_binary binary binomial)" >&2; exit 2; }
+  [ -n "$id" ] || calibrate_fail "unknown algorithm '$algorithm' (linear chain kchain split_binary binary binomial)"
   forcing=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm "$id"
            --mca coll_tuned_bcast_algorithm_segmentsize "$bytes" --mca coll_tuned_bcast_algorithm_chain_fanout "$fanout")
   args=("${common_args[@]}" --experiment bcast_gather --algorithm "$algorithm" --min-size "$min_size" --max-size "$max_size")

@@ -7,14 +7,8 @@
 # numbers measure an oversubscribed machine, not a cluster.
 # Usage: test-pipeline.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
-build=$1
-source_dir=$2
-work=$build/taulop-pipeline
-rm -rf "$work"
-mkdir -p "$work"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
-bin=$build/bin
-fail() { echo "test-pipeline: FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../common/lib.sh"
+pipeline_setup taulop "$@"
 mpi=(mpirun -np 4 --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
 
 # The benchmark refuses what would not measure what it says.
