@@ -10,7 +10,7 @@
 // event simulation: between two events every flow is in a synchronous and
 // homogeneous conflict.
 //
-// Reading of Sec. 6.1 (README "flowcut"): the cut is a rate. Two equal flows
+// Reading of Sec. 6.1 (models/flowcut/README.md): the cut is a rate. Two equal flows
 // starting together in C->X-> with cuts (0, 3): the incoming one ends after
 // D = m / Bw; the outgoing one has then moved D / 4 and ends alone at
 // 1.75 D. The text's "(1 + 1/2) T(NC)" would need alpha = 1; its "alpha = 3"

@@ -73,7 +73,7 @@ LogGopsParameters::LogGopsParameters(const Platform& platform, const YamlField& 
   for (Level l : kAllLevels) thresholds_[static_cast<std::size_t>(l)] = platform.level(l).eager_threshold;
   if (!section.present()) {
     throw Error(SourceLocation{platform.file, 0, 0},
-                "the loggops model needs a 'models: loggops:' section (see README, loggops)");
+                "the loggops model needs a 'models: loggops:' section (see models/loggops/README.md)");
   }
   if (!section.is_map()) section.fail("a map of levels (default, intra_socket, inter_socket, inter_node)");
   section.allow_only(kLevelKeys);

@@ -165,7 +165,7 @@ AlgorithmParameters Parameters::for_algorithm(BcastAlgorithm a) const {
 Parameters parse_parameters(const YamlField& section) {
   if (!section.present()) {
     section.fail_with("the taulop model needs its parameters under models: taulop: in the platform file "
-                      "(channels, Q, ...; see README \"taulop\")");
+                      "(channels, Q, ...; see models/taulop/README.md)");
   }
   if (!section.is_map()) section.fail("a mapping with segment_size, Q, channels and optionally bcast");
   section.allow_only({"source", "segment_size", "kchain_fanout", "Q", "channels", "bcast"});

@@ -89,7 +89,7 @@ Action add_fit_taulop_command(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "Write the updated platform here instead of over --platform");
   cmd->add_option("--fits", o->fits, "Write every equation (lambda, measured, predicted, Huber weight) as CSV");
   cmd->add_option("--q", o->q, "Q(m_s) when no network NBFT was measured (eq. 15 otherwise)")->check(CLI::PositiveNumber);
-  cmd->add_flag("--literal-eq18", o->literal_eq18, "Shared-memory NBFTs as gamma^0/Q * T^1_p2p, as eq. (18) prints (see README)");
+  cmd->add_flag("--literal-eq18", o->literal_eq18, "Shared-memory NBFTs as gamma^0/Q * T^1_p2p, as eq. (18) prints (see calibrate/taulop/README.md)");
   cmd->add_flag("--relative", o->relative, "Huber on residuals relative to each measured time (noisy large messages), not seconds");
   cmd->add_flag("--dry-run", o->dry_run, "Print the updated platform file instead of writing it");
   return [o] { return run_fit(*o); };

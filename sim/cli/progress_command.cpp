@@ -132,7 +132,7 @@ Action add_progress_command(CLI::App& app) {
   auto o = std::make_shared<ProgressOptions>();
   auto* cmd = app.add_subcommand(
       "progress", "Predict the run time with a core dedicated to MPI progression (Denis et al., CCGRID 2022)");
-  cmd->add_option("--profile", o->profile, "Per-rank profile CSV of a run without progression (README)")->required();
+  cmd->add_option("--profile", o->profile, "Per-rank profile CSV of a run without progression (docs/workloads.md)")->required();
   cmd->add_option("--cores", o->cores, "N_core: cores per rank (one of them would progress MPI)")->required();
   auto* alpha = cmd->add_option("--alpha", o->alpha, "Ratio of blocking calls made nonblocking, in [0, 1]")
                     ->capture_default_str();

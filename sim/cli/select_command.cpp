@@ -1,7 +1,7 @@
 // contend select bcast: the analytical broadcast models of Nuriyev et al.
 // (JPDC 2022, eqs. 1-13) for every algorithm and message size, the
 // model-based choice, and Open MPI's fixed-decision choice with its
-// predicted penalty (README "select").
+// predicted penalty (docs/commands.md, "select").
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -166,7 +166,7 @@ int run_select(const SelectOptions& o) {
           << (choice.modelled ? fmt::format("{:.6g}", penalty_value) : "") << '\n';
     }
   }
-  // Say where gamma was extrapolated (README "taulop": beyond its last point).
+  // Say where gamma was extrapolated (models/taulop/README.md: beyond its last point).
   for (const auto c : {taulop::kSharedMemory, taulop::kNetwork}) {
     const auto& points = parameters.channels[c].gamma.points();
     const int last = points.rbegin()->first;

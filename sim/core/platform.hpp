@@ -1,6 +1,6 @@
 #pragma once
 // The machine a simulation runs on, as described by a platform YAML file
-// (schema in README.md, "Platform files"). Plain data: parsing and validation
+// (schema in docs/platform-files.md). Plain data: parsing and validation
 // live in platform_yaml.cpp, the SimGrid construction in simgrid_platform.cpp.
 #include <array>
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Platform YAML parsing and validation. The schema is documented in README.md
-// ("Platform files"); keep the two in step.
+// Platform YAML parsing and validation. The schema is documented in
+// docs/platform-files.md; keep the two in step.
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>

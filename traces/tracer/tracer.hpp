@@ -20,7 +20,7 @@
 
 namespace contend::tracer {
 
-// Denis et al.'s call categories (dedicated-core model profile, README
+// Denis et al.'s call categories (dedicated-core model profile, docs/workloads.md,
 // "Progression profiles").
 enum class CallKind { Nonblocking, Test, Wait, Blocking, Other };
 

@@ -8,7 +8,7 @@ RESULTS_DIR holds one `contend select bcast --csv` file per case,
 Writes RESULTS_DIR/table3-comparison.csv (one row per case and size),
 RESULTS_DIR/dynamic-vs-analytical.csv when simulations exist, and prints the
 agreement counts. Exits 1 when the model-based agreement is below --min-model
-or the Open MPI agreement below --min-ompi (the figures README reports).
+or the Open MPI agreement below --min-ompi (the figures models/taulop/README.md reports).
 """
 import csv
 import glob

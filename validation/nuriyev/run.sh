@@ -5,7 +5,7 @@
 # shapes and process counts of Sec. 6.1 and the serial (block) mapping.
 # Usage: run.sh CONTEND [RESULTS_DIR] [--min-model N --min-ompi N]
 # Writes one `contend select bcast --csv` file per case, then compare.py's
-# table3-comparison.csv, and checks the agreement (README "Nuriyev Table 3").
+# table3-comparison.csv, and checks the agreement (models/taulop/README.md, "Validation").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

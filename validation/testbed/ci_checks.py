@@ -8,7 +8,7 @@ Fails when:
   - a case lacks a maxmin prediction, or maxmin's eq. (11) error or makespan
     error exceeds 50% (the reference model on a 2-node-scale network; a
     broken mapping, unit or runner shows as errors of 100% and more, while
-    the full suite measures about 10%: see README, "Accuracy on the testbed").
+    the full suite measures about 10%: see docs/accuracy.md).
 
 Usage: ci_checks.py RESULTS_DIR PLATFORM
 """

@@ -1,6 +1,6 @@
 #pragma once
 // Writes a LogGOPS fit into a platform file's text: the section
-// models.loggops.<level> (schema: models/loggops, README "loggops") is
+// models.loggops.<level> (schema: models/loggops/README.md) is
 // replaced or added, and levels.<level>.eager_threshold is set to the
 // protocol switch found (the engine and the loggops model split eager from
 // rendezvous there, so the fitted ranges must meet at that size). Every

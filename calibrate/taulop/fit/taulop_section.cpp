@@ -73,7 +73,7 @@ std::string taulop_section(const TaulopCalibration& c, const YamlField& existing
   }
   std::string out = "  taulop:\n";
   out += "    # Nuriyev et al. JPDC 2022 Sec. 5: gamma and Q from NBFT runs (eqs. 14-15), bcast from\n";
-  out += "    # broadcast + flat gather runs by Huber regression (eqs. 16-20); README \"tau-Lop parameter estimation\"\n";
+  out += "    # broadcast + flat gather runs by Huber regression (eqs. 16-20); calibrate/taulop/README.md\n";
   out += "    source: " + source + "\n";
   out += fmt::format("    segment_size: {}\n", c.segment);
   out += fmt::format("    kchain_fanout: {}\n", fanout);

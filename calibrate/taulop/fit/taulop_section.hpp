@@ -1,6 +1,6 @@
 #pragma once
 // Writes a calibration into a platform file's `models: taulop:` section
-// (schema: README "taulop"), leaving the rest of the file byte for byte.
+// (schema: models/taulop/README.md), leaving the rest of the file byte for byte.
 //
 // Written: source, segment_size, kchain_fanout, Q, channels.*.gamma and
 // bcast (o0, o1, L0, L1 per algorithm). Kept from the existing section: the

@@ -79,7 +79,7 @@ BOOST_AUTO_TEST_CASE(errors_name_the_place) {
                       kRange + "\n") ==
              "p.yaml:12:51: models.loggops.default.eager.datatypes.vector:4,2,1:int: expected a vector whose stride (1) is at least "
              "its block length (2), got 'vector:4,2,1:int'");
-  BOOST_TEST(error_of("") == "p.yaml: the loggops model needs a 'models: loggops:' section (see README, loggops)");
+  BOOST_TEST(error_of("") == "p.yaml: the loggops model needs a 'models: loggops:' section (see models/loggops/README.md)");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

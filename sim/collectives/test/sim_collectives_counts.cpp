@@ -1,5 +1,5 @@
 // How many messages each algorithm sends, counted by hand from Open MPI's
-// code (see README "Collectives"), on 8 ranks and on 6 (non-power-of-two).
+// code (see docs/collectives.md), on 8 ranks and on 6 (non-power-of-two).
 #include <boost/test/unit_test.hpp>
 
 #include "sim/collectives/test/collective_harness.hpp"

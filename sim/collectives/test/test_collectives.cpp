@@ -25,7 +25,7 @@ std::string alg(CollectiveOp op, int procs, std::uint64_t bytes, bool commutativ
 
 BOOST_AUTO_TEST_SUITE(collective_trees)
 
-// The examples of shared/reference/openmpi-collectives.md.
+// Trees as Open MPI v4.1 builds them (ompi/mca/coll/base/coll_base_topo.c).
 BOOST_AUTO_TEST_CASE(binary_tree_of_seven) {
   BOOST_TEST(children(build_tree(2, 7, 0, 0)) == (std::vector<int>{1, 2}));
   BOOST_TEST(children(build_tree(2, 7, 0, 1)) == (std::vector<int>{3, 5}));
