@@ -7,8 +7,10 @@
 #include <sys/resource.h>
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int r; MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  int n = atoi(argv[1]); char buf[64];
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  int n = atoi(argv[1]);
+  char buf[64];
   double t0 = MPI_Wtime();
   for (int i = 0; i < n; ++i) {
     MPI_Request q[2];
@@ -17,8 +19,10 @@ int main(int argc, char** argv) {
     MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
   }
   double t = MPI_Wtime() - t0;
-  struct rusage u; getrusage(RUSAGE_SELF, &u);
-  printf("rank %d: %d iterations (%d calls) in %.3f s, %.0f calls/s, max RSS %ld KiB\n", r, n, 3 * n, t, 3 * n / t, u.ru_maxrss);
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  printf("rank %d: %d iterations (%d calls) in %.3f s, %.0f calls/s, max RSS %ld KiB\n", r, n, 3 * n, t, 3 * n / t,
+         u.ru_maxrss);
   MPI_Finalize();
   return 0;
 }

@@ -55,7 +55,8 @@ bool on_one_machine() {
   std::string id;
   std::getline(in, id);
   const auto ids = allgather_strings(id);
-  return std::all_of(ids.begin(), ids.end(), [&](const std::string& other) { return !other.empty() && other == ids.front(); });
+  return std::all_of(ids.begin(), ids.end(),
+                     [&](const std::string& other) { return !other.empty() && other == ids.front(); });
 }
 
 double common_start(double margin) {

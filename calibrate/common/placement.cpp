@@ -81,12 +81,15 @@ std::optional<std::string> check_level(const std::string& level, const std::vect
     const bool node = level == "inter_node";
     const auto& same = node ? +same_host : +same_socket;
     const char* unit = node ? "node" : "socket";
-    if (auto e = same_side(0, half, same)) return why + "ranks 0.." + std::to_string(half - 1) + " on one " + unit + ": " + *e;
+    if (auto e = same_side(0, half, same))
+      return why + "ranks 0.." + std::to_string(half - 1) + " on one " + unit + ": " + *e;
     if (auto e = same_side(half, places.size(), same)) {
-      return why + "ranks " + std::to_string(half) + ".." + std::to_string(places.size() - 1) + " on one " + unit + ": " + *e;
+      return why + "ranks " + std::to_string(half) + ".." + std::to_string(places.size() - 1) + " on one " + unit +
+             ": " + *e;
     }
     if (same(places[0], places[half])) {
-      return why + "the two halves on different " + unit + "s: " + describe(places, 0) + " and " + describe(places, half);
+      return why + "the two halves on different " + unit + "s: " + describe(places, 0) + " and " +
+             describe(places, half);
     }
     if (!node && places[0].host != places[half].host) {
       return why + "both sockets in one node: " + describe(places, 0) + " and " + describe(places, half);

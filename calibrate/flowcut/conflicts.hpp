@@ -23,13 +23,13 @@ struct ConflictRun {
 // Flow indices below refer to these lists.
 inline const std::vector<ConflictRun>& conflict_runs() {
   static const std::vector<ConflictRun> runs = {
-      {"reference", {{0, 1}}},                               // contention-free T(NC)
-      {"outgo", {{1, 0}, {1, 2}}},                           // C<-X->, one conflict (odd)
-      {"income", {{0, 1}, {2, 1}}},                          // C->X<-, one conflict (odd)
-      {"outgo_income", {{0, 1}, {1, 2}}},                    // C->X->: 0 -> 1 enters X = 1, 1 -> 2 leaves it
-      {"even_chain", {{1, 0}, {1, 2}, {3, 2}}},              // 0 <- 1 -> 2 <- 3, two conflicts
+      {"reference", {{0, 1}}},                                // contention-free T(NC)
+      {"outgo", {{1, 0}, {1, 2}}},                            // C<-X->, one conflict (odd)
+      {"income", {{0, 1}, {2, 1}}},                           // C->X<-, one conflict (odd)
+      {"outgo_income", {{0, 1}, {1, 2}}},                     // C->X->: 0 -> 1 enters X = 1, 1 -> 2 leaves it
+      {"even_chain", {{1, 0}, {1, 2}, {3, 2}}},               // 0 <- 1 -> 2 <- 3, two conflicts
       {"include", {{1, 0}, {1, 2}, {2, 3}, {3, 4}, {5, 4}}},  // 2 -> 3 alone between two conflicts
-      {"start_end", {{0, 1}, {1, 2}, {2, 3}}},               // 2 -> 3 alone at the end of 0 -> 1 -> 2 -> 3
+      {"start_end", {{0, 1}, {1, 2}, {2, 3}}},                // 2 -> 3 alone at the end of 0 -> 1 -> 2 -> 3
   };
   return runs;
 }

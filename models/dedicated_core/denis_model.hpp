@@ -22,10 +22,10 @@ struct DedicatedCoreTerms {
   double kept_blocking = 0;  // (1 - alpha) N_blocking t_MPIblockingcom
   double other = 0;          // t_MPIother                                 (III-C2c)
   double t_mpi_dedicated = 0;
-  double t_dedicated = 0;    // t_newcomp + t_MPIdedicated                 (III-D)
-  double t_mpi = 0;          // measured (or t_noprogress - t_comp)
-  double mpi_gain = 0;       // t_MPI - t_MPIdedicated: what the dedicated core saves in MPI
-  double speedup = 0;        // t_noprogress / t_dedicated
+  double t_dedicated = 0;  // t_newcomp + t_MPIdedicated                 (III-D)
+  double t_mpi = 0;        // measured (or t_noprogress - t_comp)
+  double mpi_gain = 0;     // t_MPI - t_MPIdedicated: what the dedicated core saves in MPI
+  double speedup = 0;      // t_noprogress / t_dedicated
 };
 
 // Throws contend::Error if cores < 2 or alpha is outside [0, 1].

@@ -33,8 +33,9 @@ ProgressProfile read_row(const CsvRow& row) {
     row.fail("n_blocking", fmt::format("n_blocking: t_blocking is {} s but no blocking call is counted", p.t_blocking));
   }
   if (p.t_comp > p.t_noprogress) {
-    row.fail("t_comp", fmt::format("t_comp ({}) exceeds t_noprogress ({}): the time outside MPI cannot exceed the run time",
-                                   p.t_comp, p.t_noprogress));
+    row.fail("t_comp",
+             fmt::format("t_comp ({}) exceeds t_noprogress ({}): the time outside MPI cannot exceed the run time",
+                         p.t_comp, p.t_noprogress));
   }
   return p;
 }
@@ -43,8 +44,8 @@ ProgressProfile read_row(const CsvRow& row) {
 
 const std::vector<std::string>& progress_profile_columns() {
   static const std::vector<std::string> columns = {
-      "rank",   "t_noprogress", "t_comp",     "n_nonblocking", "t_min_nonblocking", "n_test",
-      "t_min_test", "n_wait",   "t_min_wait", "n_blocking",    "t_blocking",        "t_other"};
+      "rank",       "t_noprogress", "t_comp",     "n_nonblocking", "t_min_nonblocking", "n_test",
+      "t_min_test", "n_wait",       "t_min_wait", "n_blocking",    "t_blocking",        "t_other"};
   return columns;
 }
 
@@ -77,8 +78,8 @@ void write_progress_profile(std::ostream& out, const std::vector<ProgressProfile
   out << join(progress_profile_columns(), ",") << ",t_mpi\n";
   for (const auto& p : rows) {
     out << fmt::format("{},{:.12g},{:.12g},{},{:.12g},{},{:.12g},{},{:.12g},{},{:.12g},{:.12g},{:.12g}\n", p.rank,
-                       p.t_noprogress, p.t_comp, p.n_nonblocking, p.t_min_nonblocking, p.n_test, p.t_min_test,
-                       p.n_wait, p.t_min_wait, p.n_blocking, p.t_blocking, p.t_other, p.mpi_time());
+                       p.t_noprogress, p.t_comp, p.n_nonblocking, p.t_min_nonblocking, p.n_test, p.t_min_test, p.n_wait,
+                       p.t_min_wait, p.n_blocking, p.t_blocking, p.t_other, p.mpi_time());
   }
 }
 

@@ -22,8 +22,8 @@ struct ProgressProfile {
   long long n_wait = 0;
   double t_min_wait = 0;
   long long n_blocking = 0;
-  double t_blocking = 0;  // t_MPIblocking, total
-  double t_other = 0;     // t_MPIother, total
+  double t_blocking = 0;        // t_MPIblocking, total
+  double t_other = 0;           // t_MPIother, total
   std::optional<double> t_mpi;  // t_MPI if measured; else t_noprogress - t_comp
   double mpi_time() const { return t_mpi.value_or(t_noprogress - t_comp); }
 };

@@ -75,8 +75,8 @@ bool ConflictGraph::grouped(FlowId id) const {
 // two-flow cut scaled so that, with cut 1, k flows share the link evenly.
 double ConflictGraph::crowded_cut(FlowId id) const {
   const Flow& f = flows_[id];
-  const std::size_t k = std::max(nodes_[static_cast<std::size_t>(f.src)].out.size(),
-                                 nodes_[static_cast<std::size_t>(f.dst)].in.size());
+  const std::size_t k =
+      std::max(nodes_[static_cast<std::size_t>(f.src)].out.size(), nodes_[static_cast<std::size_t>(f.dst)].in.size());
   return k >= 3 ? static_cast<double>(k - 1) * table_.odd_conflicts.front() : 0.0;
 }
 
@@ -84,8 +84,8 @@ double ConflictGraph::crowded_cut(FlowId id) const {
 // destination (both entering it) or at the source (both leaving it).
 ConflictGraph::FlowId ConflictGraph::pair_neighbour(FlowId id, bool via_destination) const {
   const Flow& f = flows_[id];
-  const auto& group = via_destination ? nodes_[static_cast<std::size_t>(f.dst)].in
-                                      : nodes_[static_cast<std::size_t>(f.src)].out;
+  const auto& group =
+      via_destination ? nodes_[static_cast<std::size_t>(f.dst)].in : nodes_[static_cast<std::size_t>(f.src)].out;
   if (group.size() != 2) return kNone;
   return group[0] == id ? group[1] : group[0];
 }
@@ -156,9 +156,8 @@ std::vector<ConflictGraph::FlowId> ConflictGraph::mixed_chain(FlowId start, bool
   std::vector<FlowId> chain{origin};
   for (FlowId next = successor(origin); next != kNone && next != origin; next = successor(next)) chain.push_back(next);
   if (cycle) {
-    const auto earliest = std::min_element(chain.begin(), chain.end(), [this](FlowId a, FlowId b) {
-      return flows_[a].order < flows_[b].order;
-    });
+    const auto earliest = std::min_element(chain.begin(), chain.end(),
+                                           [this](FlowId a, FlowId b) { return flows_[a].order < flows_[b].order; });
     std::rotate(chain.begin(), earliest, chain.end());
   }
   return chain;
@@ -180,9 +179,8 @@ void ConflictGraph::evaluate_pair_chain(FlowId start) {
   std::vector<FlowId> chain = pair_chain(start, cycle);
   // Anchor: the end whose flow started first; a cycle from its earliest flow.
   if (cycle) {
-    const auto earliest = std::min_element(chain.begin(), chain.end(), [this](FlowId a, FlowId b) {
-      return flows_[a].order < flows_[b].order;
-    });
+    const auto earliest = std::min_element(chain.begin(), chain.end(),
+                                           [this](FlowId a, FlowId b) { return flows_[a].order < flows_[b].order; });
     std::rotate(chain.begin(), earliest, chain.end());
   } else if (flows_[chain.back()].order < flows_[chain.front()].order) {
     std::reverse(chain.begin(), chain.end());

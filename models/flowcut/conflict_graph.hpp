@@ -57,7 +57,7 @@ class ConflictGraph {
   };
   struct Node {
     std::vector<FlowId> out, in;
-    std::uint32_t stamp = 0;  // marked dirty for update() number `stamp`
+    std::uint32_t stamp = 0;                       // marked dirty for update() number `stamp`
     bool out_changed = false, in_changed = false;  // since the last update()
   };
 

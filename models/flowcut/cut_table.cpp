@@ -45,8 +45,9 @@ double parse_cut(const YamlField& field) {
 
 FlowCutTable parse_flowcut_table(const YamlField& section) {
   if (!section.present()) {
-    section.fail_with("the flowcut model needs the flow-cut table of the network (Martinasso & Mehaut Table 2) "
-                      "under models: flowcut: in the platform file (see models/flowcut/README.md)");
+    section.fail_with(
+        "the flowcut model needs the flow-cut table of the network (Martinasso & Mehaut Table 2) "
+        "under models: flowcut: in the platform file (see models/flowcut/README.md)");
   }
   if (!section.is_map()) section.fail("a mapping with same_direction, outgo_income and alone");
   section.allow_only({"source", "same_direction", "outgo_income", "alone"});

@@ -23,9 +23,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "sim/engine/fluid_model.hpp"
 #include "models/flowcut/conflict_graph.hpp"
 #include "models/flowcut/cut_table.hpp"
+#include "sim/engine/fluid_model.hpp"
 
 namespace contend {
 namespace {
@@ -113,8 +113,9 @@ ModelInfo flowcut_model_info() {
   ModelInfo info;
   info.name = "flowcut";
   info.description = "Martinasso & Mehaut's flow cuts: elementary conflicts at each node slow flows by 1/(1+cut)";
-  info.citation = "M. Martinasso, J.-F. Mehaut, Model of concurrent MPI communications over SMP clusters, "
-                  "INRIA RR-5910, 2006";
+  info.citation =
+      "M. Martinasso, J.-F. Mehaut, Model of concurrent MPI communications over SMP clusters, "
+      "INRIA RR-5910, 2006";
   info.validate = [](const Platform&, const YamlField& params) { parse_flowcut_table(params); };
   info.create = [](const ModelContext& c) {
     return std::make_unique<FlowCutModel>(c, parse_flowcut_table(c.parameters));

@@ -29,8 +29,8 @@
 #include <memory>
 #include <vector>
 
-#include "sim/engine/fluid_model.hpp"
 #include "models/loggops/loggops_parameters.hpp"
+#include "sim/engine/fluid_model.hpp"
 
 namespace contend {
 namespace {
@@ -42,9 +42,7 @@ class LogGopsModel final : public FluidModel {
         parameters_(c.platform, c.parameters),
         nic_free_(static_cast<std::size_t>(c.mapping.rank_count()), 0.0) {}
 
-  double send_overhead(const Transfer& t) const override {
-    return overheads(t).send(static_cast<double>(t.bytes));
-  }
+  double send_overhead(const Transfer& t) const override { return overheads(t).send(static_cast<double>(t.bytes)); }
   double receive_overhead(const Transfer& t) const override {
     return overheads(t).receive(static_cast<double>(t.bytes));
   }
@@ -77,7 +75,7 @@ class LogGopsModel final : public FluidModel {
   }
 
   LogGopsParameters parameters_;
-  std::vector<double> nic_free_;  // per rank: when its NIC may inject again
+  std::vector<double> nic_free_;                                           // per rank: when its NIC may inject again
   mutable std::vector<std::array<const LogGopsOverheads*, 6>> overheads_;  // by datatype id, then level x range
 };
 

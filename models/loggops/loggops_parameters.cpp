@@ -86,8 +86,8 @@ LogGopsParameters::LogGopsParameters(const Platform& platform, const YamlField& 
     } else if (fallback) {
       levels_[static_cast<std::size_t>(l)] = *fallback;
     } else {
-      section.fail_with(fmt::format("no parameters for level {}: add '{}:' or 'default:'", level_name(l),
-                                    level_name(l)));
+      section.fail_with(
+          fmt::format("no parameters for level {}: add '{}:' or 'default:'", level_name(l), level_name(l)));
     }
   }
 }

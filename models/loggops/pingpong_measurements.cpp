@@ -21,9 +21,11 @@ double median(std::vector<double> v) {
 }  // namespace
 
 std::map<std::uint64_t, double> read_pingpong_medians(const std::string& path, const std::string& datatype) {
-  const CsvFile csv = CsvFile::read(path, CsvColumns{.required = {"bytes", "seconds"}, .header_error = [](std::string_view) {
-    return std::string("expected a header with columns 'bytes' and 'seconds' (and optionally 'datatype')");
-  }});
+  const CsvFile csv = CsvFile::read(
+      path, CsvColumns{.required = {"bytes", "seconds"}, .header_error = [](std::string_view) {
+                         return std::string(
+                             "expected a header with columns 'bytes' and 'seconds' (and optionally 'datatype')");
+                       }});
   std::map<std::uint64_t, std::vector<double>> samples;
   for (const auto& row : csv.rows()) {
     if (csv.has_column("datatype")) {

@@ -17,7 +17,6 @@
 #include "models/maxmin/maxmin.hpp"
 
 #include <simgrid/s4u.hpp>
-
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -111,8 +110,9 @@ ModelInfo maxmin_model_info() {
   ModelInfo info;
   info.name = "maxmin";
   info.description = "SimGrid's LMM max-min fair sharing over the platform's links (the reference)";
-  info.citation = "Casanova et al., Versatile, Scalable, and Accurate Simulation of Distributed Applications and "
-                  "Platforms, JPDC 2014 (SimGrid, CM02 network model)";
+  info.citation =
+      "Casanova et al., Versatile, Scalable, and Accurate Simulation of Distributed Applications and "
+      "Platforms, JPDC 2014 (SimGrid, CM02 network model)";
   info.validate = [](const Platform&, const YamlField& params) {
     if (params.present()) params.allow_only({});
   };

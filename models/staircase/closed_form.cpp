@@ -108,7 +108,7 @@ struct Incoming {
 // Per level, the incoming messages of each rank and the group each rank
 // belongs to for that level (socket for intra/inter-socket, node for inter-node).
 struct LevelView {
-  std::vector<Incoming> incoming;  // by rank
+  std::vector<Incoming> incoming;          // by rank
   std::map<int, std::vector<int>> groups;  // group -> ranks with incoming data
 };
 

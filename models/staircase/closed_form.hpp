@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "sim/core/mapping.hpp"
-#include "sim/core/platform.hpp"
 #include "sim/core/pattern.hpp"
+#include "sim/core/platform.hpp"
 
 namespace contend {
 
 enum class ClosedForm { Staircase, MaxRate, ExtendedMaxRate };
-const std::vector<std::string>& closed_form_names();  // "staircase", "max-rate", "extended-max-rate"
+const std::vector<std::string>& closed_form_names();    // "staircase", "max-rate", "extended-max-rate"
 ClosedForm closed_form_by_name(std::string_view name);  // throws with the valid names
 
 struct AnalyzedRank {

@@ -19,8 +19,9 @@
 //   validation/staircase/.
 #include "models/staircase/staircase.hpp"
 
-#include "sim/engine/fluid_model.hpp"
 #include <simgrid/s4u.hpp>
+
+#include "sim/engine/fluid_model.hpp"
 #include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
@@ -103,10 +104,12 @@ StaircaseOptions parse_staircase_options(const YamlField& section) {
 ModelInfo staircase_model_info() {
   ModelInfo info;
   info.name = "staircase";
-  info.description = "staircase fair sharing of BW_MP(n) per group of processes (socket, node), mixed "
-                     "intra/inter-socket levels";
-  info.citation = "Thune, Reinemo, Skeie, Cai, Detailed Modeling of Heterogeneous and Contention-Constrained "
-                  "Point-to-Point MPI Communication, IEEE TPDS 2023";
+  info.description =
+      "staircase fair sharing of BW_MP(n) per group of processes (socket, node), mixed "
+      "intra/inter-socket levels";
+  info.citation =
+      "Thune, Reinemo, Skeie, Cai, Detailed Modeling of Heterogeneous and Contention-Constrained "
+      "Point-to-Point MPI Communication, IEEE TPDS 2023";
   info.validate = [](const Platform&, const YamlField& params) { parse_staircase_options(params); };
   info.create = [](const ModelContext& c) {
     return std::make_unique<StaircaseModel>(c, parse_staircase_options(c.parameters));

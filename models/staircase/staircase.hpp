@@ -1,6 +1,6 @@
 #pragma once
-#include "sim/engine/model.hpp"
 #include "models/staircase/staircase_sharing.hpp"
+#include "sim/engine/model.hpp"
 
 namespace contend {
 

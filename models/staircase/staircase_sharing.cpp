@@ -63,7 +63,8 @@ int StaircaseSharing::new_class(int process, int source_node) {
 void StaircaseSharing::free_class(int c) {
   auto& k = classes_[static_cast<std::size_t>(c)];
   if (k.source_node >= 0) {
-    auto& g = groups_[static_cast<std::size_t>(node_group_base_ + processes_[static_cast<std::size_t>(k.process)].node)];
+    auto& g =
+        groups_[static_cast<std::size_t>(node_group_base_ + processes_[static_cast<std::size_t>(k.process)].node)];
     auto& list = g.classes_from[k.source_node];
     list.erase(std::find(list.begin(), list.end(), c));
     if (list.empty()) g.classes_from.erase(k.source_node);
@@ -283,9 +284,8 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     settle_process(dst, kNode, now);
     add_weights(p, g, -1);
     const int source_node = processes_[static_cast<std::size_t>(src)].node;
-    auto it = std::find_if(p.inter.begin(), p.inter.end(), [&](int c) {
-      return classes_[static_cast<std::size_t>(c)].source_node == source_node;
-    });
+    auto it = std::find_if(p.inter.begin(), p.inter.end(),
+                           [&](int c) { return classes_[static_cast<std::size_t>(c)].source_node == source_node; });
     int c = it == p.inter.end() ? -1 : *it;
     if (c < 0) {
       c = new_class(dst, source_node);

@@ -28,12 +28,12 @@
 #include <utility>
 #include <vector>
 
+#include "models/staircase/fabric_sharing.hpp"
+#include "models/staircase/message_class.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
 #include "sim/engine/indexed_heap.hpp"
 #include "sim/engine/transfer.hpp"
-#include "models/staircase/fabric_sharing.hpp"
-#include "sim/core/mapping.hpp"
-#include "models/staircase/message_class.hpp"
-#include "sim/core/platform.hpp"
 
 namespace contend {
 

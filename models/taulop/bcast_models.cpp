@@ -108,12 +108,18 @@ double BcastModels::split_binary(double bytes) const {
 
 double BcastModels::predict(BcastAlgorithm algorithm, double bytes) const {
   switch (algorithm) {
-    case BcastAlgorithm::Linear: return linear(bytes);
-    case BcastAlgorithm::Chain: return chain(bytes);
-    case BcastAlgorithm::KChain: return kchain(bytes);
-    case BcastAlgorithm::SplitBinary: return split_binary(bytes);
-    case BcastAlgorithm::Binary: return binary(bytes);
-    case BcastAlgorithm::Binomial: return binomial(bytes);
+    case BcastAlgorithm::Linear:
+      return linear(bytes);
+    case BcastAlgorithm::Chain:
+      return chain(bytes);
+    case BcastAlgorithm::KChain:
+      return kchain(bytes);
+    case BcastAlgorithm::SplitBinary:
+      return split_binary(bytes);
+    case BcastAlgorithm::Binary:
+      return binary(bytes);
+    case BcastAlgorithm::Binomial:
+      return binomial(bytes);
   }
   return 0;
 }

@@ -11,9 +11,9 @@
 #include <array>
 #include <vector>
 
-#include "sim/core/mapping.hpp"
 #include "models/taulop/bcast_trees.hpp"
 #include "models/taulop/parameters.hpp"
+#include "sim/core/mapping.hpp"
 
 namespace contend::taulop {
 

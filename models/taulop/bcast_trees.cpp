@@ -41,7 +41,8 @@ BcastTree binary_tree(int procs) {
   while (level_start < procs) {
     for (long long v = level_start; v < std::min<long long>(level_start + level_width, procs); ++v) {
       for (long long i = 1; i <= 2; ++i) {
-        if (v + level_width * i < procs) t.children[static_cast<std::size_t>(v)].push_back(static_cast<int>(v + level_width * i));
+        if (v + level_width * i < procs)
+          t.children[static_cast<std::size_t>(v)].push_back(static_cast<int>(v + level_width * i));
       }
     }
     level_start += level_width;

@@ -11,7 +11,8 @@ namespace {
 
 constexpr std::string_view kSizeFunctionHelp =
     "a duration (2us), a linear form {intercept: 2us, per_byte: 0.1ns} or a table {8KiB: 10us, 64KiB: 40us}";
-constexpr std::string_view kRatioFunctionHelp = "a number (6) or a table of numbers by message size {8KiB: 6, 64KiB: 4}";
+constexpr std::string_view kRatioFunctionHelp =
+    "a number (6) or a table of numbers by message size {8KiB: 6, 64KiB: 4}";
 
 double interpolate(double x, double x0, double y0, double x1, double y1) {
   return y0 + (y1 - y0) * (x - x0) / (x1 - x0);
@@ -123,22 +124,40 @@ double CountFunction::operator()(int n) const {
   if (exact != points_.end()) return exact->second;
   if (points_.size() == 1) return points_.begin()->second;
   auto hi = points_.upper_bound(n);
-  if (hi == points_.begin()) ++hi;     // below the first point: first segment extended
-  if (hi == points_.end()) --hi;       // beyond the last: last segment extended
+  if (hi == points_.begin()) ++hi;  // below the first point: first segment extended
+  if (hi == points_.end()) --hi;    // beyond the last: last segment extended
   const auto lo = std::prev(hi);
   return interpolate(n, lo->first, lo->second, hi->first, hi->second);
 }
 
-std::string_view bcast_algorithm_name(BcastAlgorithm a) {
-  switch (a) {
-    case BcastAlgorithm::Linear: return "linear";
-    case BcastAlgorithm::Chain: return "chain";
-    case BcastAlgorithm::KChain: return "kchain";
-    case BcastAlgorithm::SplitBinary: return "split_binary";
-    case BcastAlgorithm::Binary: return "binary";
-    case BcastAlgorithm::Binomial: return "binomial";
+namespace {
+
+constexpr std::array<BcastAlgorithmInfo, 6> kBcastAlgorithmTable = {{
+    {BcastAlgorithm::Linear, "linear", 1, "linear"},
+    {BcastAlgorithm::Chain, "chain", 3, "pipeline"},
+    {BcastAlgorithm::KChain, "kchain", 2, "chain"},
+    {BcastAlgorithm::SplitBinary, "split_binary", 4, "split_binary"},
+    {BcastAlgorithm::Binary, "binary", 5, "binary"},
+    {BcastAlgorithm::Binomial, "binomial", 6, "binomial"},
+}};
+
+}  // namespace
+
+const BcastAlgorithmInfo& bcast_algorithm_info(BcastAlgorithm a) {
+  for (const auto& info : kBcastAlgorithmTable) {
+    if (info.algorithm == a) return info;
   }
-  return "?";
+  throw Error("internal error: unknown broadcast algorithm");
+}
+
+std::string_view bcast_algorithm_name(BcastAlgorithm a) { return bcast_algorithm_info(a).name; }
+
+std::optional<BcastAlgorithm> modelled_bcast(std::string_view ompi_algorithm, int fanout) {
+  if (ompi_algorithm == "chain" && fanout == 1) return BcastAlgorithm::Chain;
+  for (const auto& info : kBcastAlgorithmTable) {
+    if (info.ompi_name == ompi_algorithm) return info.algorithm;
+  }
+  return std::nullopt;
 }
 
 const std::vector<std::string>& bcast_algorithm_names() {
@@ -164,8 +183,9 @@ AlgorithmParameters Parameters::for_algorithm(BcastAlgorithm a) const {
 
 Parameters parse_parameters(const YamlField& section) {
   if (!section.present()) {
-    section.fail_with("the taulop model needs its parameters under models: taulop: in the platform file "
-                      "(channels, Q, ...; see models/taulop/README.md)");
+    section.fail_with(
+        "the taulop model needs its parameters under models: taulop: in the platform file "
+        "(channels, Q, ...; see models/taulop/README.md)");
   }
   if (!section.is_map()) section.fail("a mapping with segment_size, Q, channels and optionally bcast");
   section.allow_only({"source", "segment_size", "kchain_fanout", "Q", "channels", "bcast"});

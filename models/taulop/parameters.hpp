@@ -54,23 +54,35 @@ class CountFunction {
 enum Channel { kSharedMemory = 0, kNetwork = 1 };  // tau-Lop c = 0, 1
 
 struct ChannelParameters {
-  SizeFunction o;              // o^c(m), protocol overhead
-  SizeFunction L;              // L^c(m), one transfer alone on the channel
-  CountFunction gamma;         // gamma^c(P), NBFT of P nodes (eq. 8); gamma(2) = 1
-  CountFunction concurrency;   // L^c(m, tau) / L^c(m, 1); absent: tau (one channel shared equally)
+  SizeFunction o;             // o^c(m), protocol overhead
+  SizeFunction L;             // L^c(m), one transfer alone on the channel
+  CountFunction gamma;        // gamma^c(P), NBFT of P nodes (eq. 8); gamma(2) = 1
+  CountFunction concurrency;  // L^c(m, tau) / L^c(m, 1); absent: tau (one channel shared equally)
 };
 
-// The six Open MPI broadcast algorithms the paper models (Sec. 3). Names
-// follow the paper; Open MPI's: linear = basic_linear (1), kchain = chain
-// with fanout K (2), chain = pipeline (3), split_binary = split_bintree (4),
-// binary = bintree (5), binomial (6).
+// The six Open MPI broadcast algorithms the paper models (Sec. 3), by the
+// paper's names, with Open MPI's coll_tuned_bcast_algorithm id and its name
+// in Open MPI (and in sim/collectives): linear = basic_linear (1), kchain =
+// chain with fanout K (2), chain = pipeline (3), split_binary (4), binary =
+// bintree (5), binomial (6). Knomial and the scatter-allgather broadcasts
+// have no model.
 enum class BcastAlgorithm { Linear, Chain, KChain, SplitBinary, Binary, Binomial };
-inline constexpr std::array<BcastAlgorithm, 6> kBcastAlgorithms = {
-    BcastAlgorithm::Linear, BcastAlgorithm::Chain,  BcastAlgorithm::KChain,
-    BcastAlgorithm::SplitBinary, BcastAlgorithm::Binary, BcastAlgorithm::Binomial};
+inline constexpr std::array<BcastAlgorithm, 6> kBcastAlgorithms = {BcastAlgorithm::Linear, BcastAlgorithm::Chain,
+                                                                   BcastAlgorithm::KChain, BcastAlgorithm::SplitBinary,
+                                                                   BcastAlgorithm::Binary, BcastAlgorithm::Binomial};
+struct BcastAlgorithmInfo {
+  BcastAlgorithm algorithm;
+  std::string_view name;       // the paper's, as in platform files and raw CSVs
+  int ompi_id;                 // coll_tuned_bcast_algorithm
+  std::string_view ompi_name;  // Open MPI's (and sim/collectives') name
+};
+const BcastAlgorithmInfo& bcast_algorithm_info(BcastAlgorithm a);
 std::string_view bcast_algorithm_name(BcastAlgorithm a);  // "linear", "chain", "kchain", ...
 const std::vector<std::string>& bcast_algorithm_names();
 std::optional<BcastAlgorithm> bcast_algorithm_by_name(std::string_view name);
+// The model of Open MPI's `ompi_algorithm` run with chain fanout `fanout`
+// (Open MPI's chain of fanout 1 is the paper's chain), or nothing.
+std::optional<BcastAlgorithm> modelled_bcast(std::string_view ompi_algorithm, int fanout);
 
 // o^0, o^1, L^0, L^1 estimated for one algorithm (Nuriyev Sec. 5.2, Table 2).
 struct AlgorithmParameters {

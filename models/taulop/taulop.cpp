@@ -1,9 +1,9 @@
 // Model `taulop`: the engine side of TransferModel (transfer_model.hpp).
 #include "models/taulop/taulop.hpp"
 
-#include "sim/engine/fluid_model.hpp"
 #include "models/taulop/parameters.hpp"
 #include "models/taulop/transfer_model.hpp"
+#include "sim/engine/fluid_model.hpp"
 
 namespace contend {
 namespace {
@@ -19,7 +19,8 @@ class TauLopModel final : public FluidModel {
 
   void on_data_start(TransferId id, double now) override {
     const Transfer& t = sink().transfer(id);
-    const taulop::TransferModel::Endpoints e{t.src, t.dst, context().mapping[t.src].node, context().mapping[t.dst].node};
+    const taulop::TransferModel::Endpoints e{t.src, t.dst, context().mapping[t.src].node,
+                                             context().mapping[t.dst].node};
     transfers_.start(id, e, static_cast<double>(t.bytes), now);
   }
 
@@ -43,8 +44,9 @@ ModelInfo taulop_model_info() {
   ModelInfo info;
   info.name = "taulop";
   info.description = "tau-Lop: messages as transfers over shared-memory and network channels, slowed by concurrency";
-  info.citation = "J.-A. Rico-Gallego et al., tau-Lop (Parallel Comput. 2015, FGCS 2016); E. Nuriyev, "
-                  "J.-A. Rico-Gallego, A. Lastovetsky, JPDC 2022, Sec. 4";
+  info.citation =
+      "J.-A. Rico-Gallego et al., tau-Lop (Parallel Comput. 2015, FGCS 2016); E. Nuriyev, "
+      "J.-A. Rico-Gallego, A. Lastovetsky, JPDC 2022, Sec. 4";
   info.validate = [](const Platform&, const YamlField& params) { taulop::parse_parameters(params); };
   info.create = [](const ModelContext& c) {
     return std::make_unique<TauLopModel>(c, taulop::parse_parameters(c.parameters));

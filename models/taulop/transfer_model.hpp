@@ -58,16 +58,16 @@ class TransferModel {
 
  private:
   struct Step {
-    double work = 0;  // seconds alone on the channel (or of delay)
+    double work = 0;              // seconds alone on the channel (or of delay)
     int resources[2] = {-1, -1};  // channel instances; none = a delay
     Channel channel = kSharedMemory;
   };
   struct Flow {
     std::array<Step, 4> steps;
     int step_count = 0;
-    int step = -1;        // current step
-    double remaining = 0; // work left in the current step at `since`
-    double rate = 1;      // work per second since `since`
+    int step = -1;         // current step
+    double remaining = 0;  // work left in the current step at `since`
+    double rate = 1;       // work per second since `since`
     double since = 0;
     std::uint64_t pair = 0;  // (source rank, destination rank)
   };
@@ -82,19 +82,19 @@ class TransferModel {
   int nic_in(int node) const { return 2 * nodes_ + node; }
   double slowdown(Channel c, std::size_t tau) const;
 
-  void enter_step(Id id, double now);   // starts flows_[id].step at `now`
-  void request_step(Id id, double now); // enters it, or queues behind the pair's previous message
-  void release_step(Id id, double now); // the pair's next message may enter this step
+  void enter_step(Id id, double now);    // starts flows_[id].step at `now`
+  void request_step(Id id, double now);  // enters it, or queues behind the pair's previous message
+  void release_step(Id id, double now);  // the pair's next message may enter this step
   void leave_channels(Id id);
-  void settle(int resource, double now);   // brings its flows to `now`
-  void replan(int resource, double now);   // new rates and end events
+  void settle(int resource, double now);  // brings its flows to `now`
+  void replan(int resource, double now);  // new rates and end events
   void plan(Id id, double now);
 
   const Parameters& parameters_;
   int nodes_;
   std::vector<Flow> flows_;
   std::vector<std::vector<Id>> members_;  // by channel instance
-  IndexedHeap<Id> events_;  // each flow's end of its current step
+  IndexedHeap<Id> events_;                // each flow's end of its current step
   std::unordered_map<std::uint64_t, Lanes> lanes_;
   double clock_ = 0;
 };

@@ -1,8 +1,8 @@
 #include <boost/test/unit_test.hpp>
 
-#include "sim/core/platform.hpp"
 #include "models/registry.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/platform.hpp"
 #include "tests/harness/error_message.hpp"
 #include "tests/harness/platform_text.hpp"
 
@@ -23,8 +23,9 @@ BOOST_AUTO_TEST_CASE(models_have_name_description_citation) {
 }
 
 BOOST_AUTO_TEST_CASE(unknown_model_lists_valid_ones) {
-  BOOST_TEST(test::error_message([] { all_models().get("maxmim"); })
-                 .starts_with("unknown model 'maxmim' (did you mean 'maxmin'?); valid models: maxmin"));
+  BOOST_TEST(test::error_message([] {
+               all_models().get("maxmim");
+             }).starts_with("unknown model 'maxmim' (did you mean 'maxmin'?); valid models: maxmin"));
 }
 
 BOOST_AUTO_TEST_CASE(platform_models_section_is_checked) {
@@ -32,8 +33,9 @@ BOOST_AUTO_TEST_CASE(platform_models_section_is_checked) {
                                                "{bandwidth: 1GB/s}") +
                            "models:\n  maxmn: {}\n";  // line 10
   const Platform p = test::parse_platform_text(text, "m.yaml");
-  BOOST_TEST(test::error_message([&] { all_models().validate_platform(p); })
-                 .starts_with("m.yaml:10:3: models.maxmn: unknown model 'maxmn' (did you mean 'maxmin'?)"));
+  BOOST_TEST(test::error_message([&] {
+               all_models().validate_platform(p);
+             }).starts_with("m.yaml:10:3: models.maxmn: unknown model 'maxmn' (did you mean 'maxmin'?)"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -6,14 +6,14 @@
 #include <algorithm>
 #include <iostream>
 
+#include "models/registry.hpp"
 #include "models/staircase/closed_form.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/core/pattern.hpp"
-#include "sim/core/mapping.hpp"
-#include "sim/core/platform.hpp"
-#include "models/registry.hpp"
-#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/pattern.hpp"
+#include "sim/core/platform.hpp"
 
 namespace contend::cli {
 namespace {
@@ -78,7 +78,8 @@ int run_analyze(const AnalyzeOptions& o) {
   const auto& messages = single_exchange(workload, o.pattern);
   const Mapping mapping = make_mapping(o.mapping, workload.ranks, platform.nodes, o.oversubscribe);
   const auto ranks = analyze(platform, mapping, messages, form);
-  if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_csv(out, mapping, ranks); });
+  if (!o.per_rank.empty())
+    write_file_atomically(o.per_rank, [&](std::ostream& out) { write_csv(out, mapping, ranks); });
   if (!o.quiet) print_summary(o, workload, ranks);
   return 0;
 }
@@ -87,14 +88,14 @@ int run_analyze(const AnalyzeOptions& o) {
 
 Action add_analyze_command(CLI::App& app) {
   auto o = std::make_shared<AnalyzeOptions>();
-  auto* cmd = app.add_subcommand("analyze",
-                                 "Thune et al.'s closed forms for a many-pair exchange, without simulation");
+  auto* cmd = app.add_subcommand("analyze", "Thune et al.'s closed forms for a many-pair exchange, without simulation");
   cmd->add_option("--platform", o->platform, "Platform YAML file")->required();
   cmd->add_option("--pattern", o->pattern, "Pattern file of one exchange ('src dst bytes' lines)")->required();
   cmd->add_option("--mapping", o->mapping, "block | cyclic | socket | FILE")->capture_default_str();
   cmd->add_option("--model", o->model, "staircase | max-rate | extended-max-rate")->capture_default_str();
   cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than cores");
-  cmd->add_option("--per-rank", o->per_rank, "Write rank,node,socket,core,intra_node_time,inter_node_time,total_time CSV");
+  cmd->add_option("--per-rank", o->per_rank,
+                  "Write rank,node,socket,core,intra_node_time,inter_node_time,total_time CSV");
   cmd->add_flag("--quiet", o->quiet, "Do not print the summary");
   return [o] { return run_analyze(*o); };
 }

@@ -2,7 +2,6 @@
 // Subcommands of the `contend` executable. Each registers its options on the
 // CLI11 app and returns the action to run once parsing succeeded.
 #include <CLI/CLI.hpp>
-
 #include <functional>
 
 namespace contend::cli {

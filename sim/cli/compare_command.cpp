@@ -22,7 +22,8 @@ std::map<int, double> read_times(const std::string& path, const std::vector<std:
   std::map<int, double> out;
   for (const auto& row : csv.rows()) {
     const int rank = row.at_least<int>("rank", 0);
-    if (!out.emplace(rank, row.seconds(*time)).second) row.fail("rank", "rank " + std::to_string(rank) + " appears twice");
+    if (!out.emplace(rank, row.seconds(*time)).second)
+      row.fail("rank", "rank " + std::to_string(rank) + " appears twice");
   }
   if (out.empty()) throw Error(path + ": no rank in the file");
   return out;

@@ -2,9 +2,9 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.hpp"
-#include "traces/convert/otf2_to_ti.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "traces/convert/otf2_to_ti.hpp"
 
 namespace contend::cli {
 namespace {

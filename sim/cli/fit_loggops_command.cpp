@@ -9,6 +9,7 @@
 #include "calibrate/netgauge/fit/netgauge_fit.hpp"
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/platform_rewrite.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/platform.hpp"
@@ -21,14 +22,13 @@ namespace {
 
 struct FitOptions {
   std::vector<std::string> raw;
-  std::string platform;
+  PlatformRewrite rewrite;
   std::string level = "intra_socket";
   std::string section;
   std::string switch_choice = "auto";
   std::string statistic = "median";
   std::string fits;
   std::string sizes;
-  bool dry_run = false;
 };
 
 Level parse_level_option(const std::string& text) {
@@ -50,13 +50,14 @@ calibrate::SwitchChoice parse_switch(const FitOptions& o, Level level) {
   }
   c.mode = calibrate::SwitchChoice::Mode::Given;
   if (o.switch_choice == "platform") {
-    if (o.platform.empty()) throw Error("--switch platform needs --platform");
-    c.bytes = parse_platform(YamlField::load_file(o.platform)).level(level).eager_threshold;
+    if (o.rewrite.platform.empty()) throw Error("--switch platform needs --platform");
+    c.bytes = parse_platform(YamlField::load_file(o.rewrite.platform)).level(level).eager_threshold;
     return c;
   }
   const auto bytes = units::parse_size(o.switch_choice);
   if (!bytes || *bytes == 0) {
-    throw Error("--switch: expected auto, none, platform or " + std::string(units::kSizeHelp) + ", got '" + o.switch_choice + "'");
+    throw Error("--switch: expected auto, none, platform or " + std::string(units::kSizeHelp) + ", got '" +
+                o.switch_choice + "'");
   }
   c.bytes = *bytes;
   return c;
@@ -80,7 +81,8 @@ void print_fit(const calibrate::LogGopsFit& fit) {
     changes.push_back(fmt::format("{} B (step {:+.0f}%)", fit.changepoint_bytes[i], 100 * fit.changepoints[i].jump));
   }
   fmt::print("changepoints of PRTT(1,0,s): {}\n", changes.empty() ? "none" : join(changes));
-  fmt::print("protocol switch: {}\n", fit.switch_bytes ? std::to_string(*fit.switch_bytes) + " B (first rendezvous size)" : "none");
+  fmt::print("protocol switch: {}\n",
+             fit.switch_bytes ? std::to_string(*fit.switch_bytes) + " B (first rendezvous size)" : "none");
   fmt::print("Netgauge's L = PRTT(1,0,s_min)/2: {}\n", units::format_duration(fit.netgauge_L));
   print_range("eager", fit.eager);
   if (fit.switch_bytes) print_range("rendezvous", fit.rendezvous);
@@ -91,31 +93,29 @@ int run_fit(const FitOptions& o) {
   if (!o.section.empty() && o.section != "default" && o.section != o.level) {
     throw Error("--section: expected 'default' or the level '" + o.level + "', got '" + o.section + "'");
   }
-  const auto estimates = calibrate::estimate_sizes(
-      calibrate::read_netgauge_csvs(o.raw), o.statistic == "min" ? calibrate::Statistic::Minimum : calibrate::Statistic::Median);
+  const auto estimates =
+      calibrate::estimate_sizes(calibrate::read_netgauge_csvs(o.raw),
+                                o.statistic == "min" ? calibrate::Statistic::Minimum : calibrate::Statistic::Median);
   const auto fit = calibrate::fit_loggops(estimates, parse_switch(o, level));
   print_fit(fit);
   if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::fits_csv(fit); });
-  if (!o.sizes.empty()) write_file_atomically(o.sizes, [&](std::ostream& out) { out << calibrate::sizes_csv(estimates, fit); });
-  if (o.platform.empty()) return 0;
+  if (!o.sizes.empty())
+    write_file_atomically(o.sizes, [&](std::ostream& out) { out << calibrate::sizes_csv(estimates, fit); });
+  const std::string& platform = o.rewrite.platform;
+  if (platform.empty()) return 0;
   calibrate::LoggopsUpdate update{level, file_names(o.raw), o.switch_choice != "platform", o.section};
-  const std::string original = read_text(o.platform);
-  const Platform before = parse_platform(YamlField::load_string(original, o.platform));
+  const std::string original = read_text(platform);
+  const Platform before = parse_platform(YamlField::load_string(original, platform));
   if (o.section.empty() && !calibrate::covers_other_levels(before, level)) {
     update.section = "default";
     fmt::print("models.loggops has no 'default' and not every other level: writing the fit as 'default'\n");
   }
   const std::uint64_t threshold = before.level(level).eager_threshold;
   const bool threshold_changed = update.set_threshold && fit.switch_bytes && *fit.switch_bytes != threshold;
-  const std::string updated = calibrate::update_platform_loggops(original, o.platform, fit, update);
-  all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
-  if (o.dry_run) {
-    std::cout << updated;
-    return 0;
-  }
-  write_file_atomically(o.platform, [&](std::ostream& out) { out << updated; });
+  const std::string updated = calibrate::update_platform_loggops(original, platform, fit, update);
+  if (!write_platform_rewrite(o.rewrite, updated)) return 0;
   fmt::print("updated models.loggops.{}{} of {}\n", update.section_name(),
-             threshold_changed ? " and levels." + o.level + ".eager_threshold" : "", o.platform);
+             threshold_changed ? " and levels." + o.level + ".eager_threshold" : "", o.rewrite.target());
   return 0;
 }
 
@@ -123,15 +123,16 @@ int run_fit(const FitOptions& o) {
 
 Action add_fit_loggops_command(CLI::App& app) {
   auto o = std::make_shared<FitOptions>();
-  auto* cmd = app.add_subcommand("fit-loggops",
-                                 "Fit LogGOPS parameters from netgauge_bench CSVs (Netgauge PRTT method) into a platform file");
+  auto* cmd = app.add_subcommand(
+      "fit-loggops", "Fit LogGOPS parameters from netgauge_bench CSVs (Netgauge PRTT method) into a platform file");
   cmd->add_option("raw", o->raw, "Raw CSVs written by netgauge_bench (one must hold contiguous data)")->required();
-  cmd->add_option("--platform", o->platform, "Platform YAML: models.loggops.LEVEL and the level's eager_threshold are rewritten");
+  add_platform_rewrite_options(*cmd, o->rewrite, "models.loggops.LEVEL and the level's eager_threshold are", false);
   cmd->add_option("--level", o->level, "The level the ranks were placed on")->capture_default_str();
   cmd->add_option("--section", o->section,
                   "Write under models.loggops.default instead of the level's own key (covers levels without one)");
-  cmd->add_option("--switch", o->switch_choice,
-                  "Protocol switch: auto (detected), none (one range), platform (the level's eager_threshold) or a size")
+  cmd->add_option(
+         "--switch", o->switch_choice,
+         "Protocol switch: auto (detected), none (one range), platform (the level's eager_threshold) or a size")
       ->capture_default_str();
   cmd->add_option("--statistic", o->statistic,
                   "Per quantity and size, the median of the repetitions (Netgauge) or their minimum (a loaded machine)")
@@ -139,7 +140,6 @@ Action add_fit_loggops_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--fits", o->fits, "Write the fitted parameters as CSV (range,datatype,L,g,G,o_s,O_s,o_r,O_r,...)");
   cmd->add_option("--sizes", o->sizes, "Write the per-size estimates, ping-pong and model round trip as CSV");
-  cmd->add_flag("--dry-run", o->dry_run, "Print the updated platform file instead of writing it");
   return [o] { return run_fit(*o); };
 }
 

@@ -7,6 +7,7 @@
 #include "calibrate/multipair/fit/multipair_fit.hpp"
 #include "calibrate/multipair/fit/platform_update.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/platform_rewrite.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
@@ -16,16 +17,16 @@ namespace {
 
 struct FitOptions {
   std::vector<std::string> raw;
-  std::string platform;
+  PlatformRewrite rewrite;
   std::string fits;
-  bool dry_run = false;
 };
 
 void print_fits(const std::map<Level, calibrate::LevelFit>& fits) {
   for (const auto& [level, fit] : fits) {
     fmt::print("{}: tau {} (intercept at N = {}{})\n", level_name(level), units::format_duration(fit.tau), fit.tau_n,
                fit.tau_clamped ? ", negative: set to 0" : "");
-    fmt::print("  {:>4} {:>4} {:>4} {:>6} {:>14} {:>12} {:>9}\n", "N", "P", "dir", "sizes", "BW_MP(N)", "intercept", "R^2");
+    fmt::print("  {:>4} {:>4} {:>4} {:>6} {:>14} {:>12} {:>9}\n", "N", "P", "dir", "sizes", "BW_MP(N)", "intercept",
+               "R^2");
     for (const auto& f : fit.by_n) {
       fmt::print("  {:>4} {:>4} {:>4} {:>6} {:>14} {:>12} {:>9.6f}\n", f.n, f.ranks, f.direction, f.points.size(),
                  units::format_bandwidth(f.bandwidth), units::format_duration(f.intercept), f.r_squared);
@@ -38,16 +39,13 @@ int run_fit(const FitOptions& o) {
   const auto fits = calibrate::fit_multipair(data.samples);
   print_fits(fits);
   if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::fits_csv(fits); });
-  if (o.platform.empty()) return 0;
-  const std::string updated = calibrate::update_platform_levels(read_text(o.platform), o.platform, fits, data.sources);
-  if (o.dry_run) {
-    std::cout << updated;
-    return 0;
-  }
-  write_file_atomically(o.platform, [&](std::ostream& out) { out << updated; });
+  const std::string& platform = o.rewrite.platform;
+  if (platform.empty()) return 0;
+  const std::string updated = calibrate::update_platform_levels(read_text(platform), platform, fits, data.sources);
+  if (!write_platform_rewrite(o.rewrite, updated)) return 0;
   std::vector<std::string> levels;
   for (const auto& [level, fit] : fits) levels.emplace_back(level_name(level));
-  fmt::print("updated levels {} of {}\n", join(levels), o.platform);
+  fmt::print("updated levels {} of {}\n", join(levels), o.rewrite.target());
   return 0;
 }
 
@@ -55,12 +53,11 @@ int run_fit(const FitOptions& o) {
 
 Action add_fit_multipair_command(CLI::App& app) {
   auto o = std::make_shared<FitOptions>();
-  auto* cmd = app.add_subcommand("fit-multipair",
-                                 "Fit tau and BW_MP(N) from multipair_bench CSVs (Thune Algorithm 1) into a platform file");
+  auto* cmd = app.add_subcommand(
+      "fit-multipair", "Fit tau and BW_MP(N) from multipair_bench CSVs (Thune Algorithm 1) into a platform file");
   cmd->add_option("raw", o->raw, "Raw CSVs written by multipair_bench (one or more levels)")->required();
-  cmd->add_option("--platform", o->platform, "Platform YAML whose fitted levels are rewritten (nothing else changes)");
+  add_platform_rewrite_options(*cmd, o->rewrite, "fitted levels are", false);
   cmd->add_option("--fits", o->fits, "Write the fitted lines as CSV (level,N,P,direction,...,bandwidth,r_squared,tau)");
-  cmd->add_flag("--dry-run", o->dry_run, "Print the updated platform file instead of writing it");
   return [o] { return run_fit(*o); };
 }
 

@@ -9,6 +9,7 @@
 #include "calibrate/taulop/fit/taulop_section.hpp"
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/platform_rewrite.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/units.hpp"
@@ -19,13 +20,11 @@ namespace {
 
 struct FitOptions {
   std::vector<std::string> raw;
-  std::string platform;
-  std::string output;
+  PlatformRewrite rewrite;
   std::string fits;
   std::optional<double> q;
   bool literal_eq18 = false;
   bool relative = false;
-  bool dry_run = false;
 };
 
 void print_calibration(const calibrate::TaulopCalibration& c) {
@@ -42,14 +41,14 @@ void print_calibration(const calibrate::TaulopCalibration& c) {
   }
   fmt::print("Q(m_s) = {:.4g} (eq. 15)\n", nbft.parameters.q);
   for (const auto& note : nbft.notes) fmt::print("note: {}\n", note);
-  fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>8} {:>8}\n", "algorithm", "o0 us", "o1 us", "L0 us", "L1 us",
-             "T0p2p us", "T1p2p us", "eqs", "T1 by", "med err", "max err");
+  fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>8} {:>8}\n", "algorithm", "o0 us",
+             "o1 us", "L0 us", "L1 us", "T0p2p us", "T1p2p us", "eqs", "T1 by", "med err", "max err");
   for (const auto& f : c.algorithms) {
     const auto errors = calibrate::fit_errors(f);
     fmt::print("{:<13} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>5} {:>7.1f}% {:>7.1f}%\n",
                calibrate::bcast_algorithm_info(f.algorithm).name, in_microseconds(f.o0), in_microseconds(f.o1),
-               in_microseconds(f.l0), in_microseconds(f.l1), in_microseconds(f.t0), in_microseconds(f.t1), f.equations.size(),
-               f.t1_from_q ? "Q" : "fit", 100 * errors.median, 100 * errors.largest);
+               in_microseconds(f.l0), in_microseconds(f.l1), in_microseconds(f.t0), in_microseconds(f.t1),
+               f.equations.size(), f.t1_from_q ? "Q" : "fit", 100 * errors.median, 100 * errors.largest);
   }
 }
 
@@ -61,20 +60,12 @@ int run_fit(const FitOptions& o) {
   const auto c = calibrate::fit_taulop(calibrate::read_taulop_csvs(o.raw), options);
   print_calibration(c);
   if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::fits_csv(c); });
-  if (o.platform.empty()) return 0;
-
-  const std::string source = "contend fit-taulop from " + file_names(o.raw) + (o.literal_eq18 ? ", eq. 18 as printed" : "") +
-                             (o.relative ? ", relative residuals" : "");
-  const std::string updated = calibrate::update_platform_taulop(read_text(o.platform), o.platform, c, source);
-  // The new file must be a valid platform whose model sections all validate before it replaces anything.
-  all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
-  if (o.dry_run) {
-    std::cout << updated;
-    return 0;
-  }
-  const std::string target = o.output.empty() ? o.platform : o.output;
-  write_file_atomically(target, [&](std::ostream& out) { out << updated; });
-  fmt::print("wrote models.taulop into {}\n", target);
+  const std::string& platform = o.rewrite.platform;
+  if (platform.empty()) return 0;
+  const std::string source = "contend fit-taulop from " + file_names(o.raw) +
+                             (o.literal_eq18 ? ", eq. 18 as printed" : "") + (o.relative ? ", relative residuals" : "");
+  const std::string updated = calibrate::update_platform_taulop(read_text(platform), platform, c, source);
+  if (write_platform_rewrite(o.rewrite, updated)) fmt::print("wrote models.taulop into {}\n", o.rewrite.target());
   return 0;
 }
 
@@ -82,16 +73,18 @@ int run_fit(const FitOptions& o) {
 
 Action add_fit_taulop_command(CLI::App& app) {
   auto o = std::make_shared<FitOptions>();
-  auto* cmd = app.add_subcommand("fit-taulop",
-                                 "Fit gamma, Q and per-algorithm tau-Lop parameters (Nuriyev Sec. 5) from taulop_bench CSVs into a platform file");
+  auto* cmd = app.add_subcommand(
+      "fit-taulop",
+      "Fit gamma, Q and per-algorithm tau-Lop parameters (Nuriyev Sec. 5) from taulop_bench CSVs into a platform file");
   cmd->add_option("raw", o->raw, "Raw CSVs written by taulop_bench (NBFT and bcast_gather experiments)")->required();
-  cmd->add_option("--platform", o->platform, "Platform YAML whose models.taulop section is rewritten (nothing else changes)");
-  cmd->add_option("-o,--output", o->output, "Write the updated platform here instead of over --platform");
+  add_platform_rewrite_options(*cmd, o->rewrite, "models.taulop section is", false);
   cmd->add_option("--fits", o->fits, "Write every equation (lambda, measured, predicted, Huber weight) as CSV");
-  cmd->add_option("--q", o->q, "Q(m_s) when no network NBFT was measured (eq. 15 otherwise)")->check(CLI::PositiveNumber);
-  cmd->add_flag("--literal-eq18", o->literal_eq18, "Shared-memory NBFTs as gamma^0/Q * T^1_p2p, as eq. (18) prints (see calibrate/taulop/README.md)");
-  cmd->add_flag("--relative", o->relative, "Huber on residuals relative to each measured time (noisy large messages), not seconds");
-  cmd->add_flag("--dry-run", o->dry_run, "Print the updated platform file instead of writing it");
+  cmd->add_option("--q", o->q, "Q(m_s) when no network NBFT was measured (eq. 15 otherwise)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--literal-eq18", o->literal_eq18,
+                "Shared-memory NBFTs as gamma^0/Q * T^1_p2p, as eq. (18) prints (see calibrate/taulop/README.md)");
+  cmd->add_flag("--relative", o->relative,
+                "Huber on residuals relative to each measured time (noisy large messages), not seconds");
   return [o] { return run_fit(*o); };
 }
 

@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/pattern.hpp"
 #include "traces/generate/halo_mesh.hpp"
-#include "sim/core/file_io.hpp"
 
 namespace contend::cli {
 namespace {
@@ -57,7 +57,9 @@ Action add_generate_pattern_command(CLI::App& app) {
   cmd->add_option("--heterogeneity", o->mesh.heterogeneity, "Standard deviation of ln(permeability)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 10.0));
-  cmd->add_option("--faults", o->mesh.faults, "Vertical faults in the mesh")->capture_default_str()->check(CLI::Range(0, 1000));
+  cmd->add_option("--faults", o->mesh.faults, "Vertical faults in the mesh")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
   cmd->add_option("--inactive", o->mesh.inactive_fraction, "Share of columns outside the reservoir outline")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 0.9));

@@ -2,8 +2,8 @@
 // rank, with contention. This file only dispatches to the subcommands.
 #include <algorithm>
 #include <iostream>
-#include <optional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 

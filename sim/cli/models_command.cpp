@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
-#include "sim/cli/commands.hpp"
 #include "models/registry.hpp"
+#include "sim/cli/commands.hpp"
 
 namespace contend::cli {
 

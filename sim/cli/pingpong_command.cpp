@@ -8,15 +8,15 @@
 #include <iostream>
 #include <map>
 
-#include "sim/cli/commands.hpp"
-#include "sim/engine/simulation.hpp"
 #include "models/loggops/loggops_parameters.hpp"
 #include "models/loggops/pingpong_measurements.hpp"
+#include "models/registry.hpp"
+#include "sim/cli/commands.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
-#include "models/registry.hpp"
 #include "sim/core/size_list.hpp"
 #include "sim/core/text.hpp"
+#include "sim/engine/simulation.hpp"
 #include "sim/workload/pingpong_workload.hpp"
 
 namespace contend::cli {
@@ -58,8 +58,8 @@ int run_pingpong(const PingPongOptions& o) {
   const Progress progress = options.progress.value_or(platform.progress);
   simulate(platform, mapping, workload, all_models(), options);
 
-  fmt::print("# contend pingpong: platform {}, model {}, datatype {}, level {}, progress {}\n", platform.name,
-             o.model, datatype->name(), level_name(level), progress_name(progress));
+  fmt::print("# contend pingpong: platform {}, model {}, datatype {}, level {}, progress {}\n", platform.name, o.model,
+             datatype->name(), level_name(level), progress_name(progress));
   if (!skipped.empty()) {
     std::vector<std::string> names;
     for (auto k : skipped) names.push_back(std::to_string(k));

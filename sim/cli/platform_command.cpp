@@ -1,9 +1,9 @@
 #include <fmt/format.h>
 
+#include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/units.hpp"
-#include "models/registry.hpp"
 
 namespace contend::cli {
 namespace {
@@ -19,8 +19,8 @@ int run_platform(const std::string& file) {
   const Platform p = read_platform(file);
   all_models().validate_platform(p);
   fmt::print("{}: {}\n", p.name, p.description);
-  fmt::print("  nodes      {} x {} sockets x {} cores = {} cores, {} Gflop/s per core\n", p.nodes.count, p.nodes.sockets,
-             p.nodes.cores_per_socket, p.nodes.total_cores(), units::in_giga(p.nodes.core_speed));
+  fmt::print("  nodes      {} x {} sockets x {} cores = {} cores, {} Gflop/s per core\n", p.nodes.count,
+             p.nodes.sockets, p.nodes.cores_per_socket, p.nodes.total_cores(), units::in_giga(p.nodes.core_speed));
   for (Level l : kAllLevels) {
     const auto& lv = p.level(l);
     fmt::print("  {:<12} tau {} us, eager below {} B, {}\n", level_name(l), units::in_microseconds(lv.latency),

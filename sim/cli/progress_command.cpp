@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <functional>
 
-#include "sim/cli/commands.hpp"
 #include "models/dedicated_core/denis_model.hpp"
-#include "sim/core/file_io.hpp"
+#include "sim/cli/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 
 namespace contend::cli {
 namespace {
@@ -83,11 +83,11 @@ void write_per_rank(const std::string& path, const std::vector<ProgressProfile>&
            "t_mpi_dedicated,t_dedicated,mpi_gain,speedup\n";
     for (const auto& p : ranks) {
       const auto t = denis_dedicated(p, cores, alpha);
-      out << fmt::format("{},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},"
-                         "{:.12g},{:.12g},{:.12g}\n",
-                         p.rank, p.t_noprogress, t.t_mpi,
-                         t.t_newcomp, t.t_overhead, t.nonblocking, t.tests, t.waits, t.transformed, t.kept_blocking,
-                         t.other, t.t_mpi_dedicated, t.t_dedicated, t.mpi_gain, t.speedup);
+      out << fmt::format(
+          "{},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},"
+          "{:.12g},{:.12g},{:.12g}\n",
+          p.rank, p.t_noprogress, t.t_mpi, t.t_newcomp, t.t_overhead, t.nonblocking, t.tests, t.waits, t.transformed,
+          t.kept_blocking, t.other, t.t_mpi_dedicated, t.t_dedicated, t.mpi_gain, t.speedup);
     }
   });
 }
@@ -95,8 +95,8 @@ void write_per_rank(const std::string& path, const std::vector<ProgressProfile>&
 int run_progress(const ProgressOptions& o) {
   const auto ranks = read_progress_profile(o.profile);
   const auto verdict = denis_verdict(ranks, o.cores, o.alpha);  // validates cores and alpha
-  fmt::print("# contend progress: Denis et al. (CCGRID 2022) Sec. III-D, profile {}, {} rank{}, N_core {}\n",
-             o.profile, ranks.size(), ranks.size() == 1 ? "" : "s", o.cores);
+  fmt::print("# contend progress: Denis et al. (CCGRID 2022) Sec. III-D, profile {}, {} rank{}, N_core {}\n", o.profile,
+             ranks.size(), ranks.size() == 1 ? "" : "s", o.cores);
   std::vector<ProgressProfile> shown;
   if (ranks.size() <= kShownRanks) {
     shown = ranks;
@@ -104,8 +104,7 @@ int run_progress(const ProgressOptions& o) {
     for (const auto& p : ranks) {
       if (p.rank == verdict.slowest_rank) shown.push_back(p);
     }
-    fmt::print("# {} ranks: showing the slowest with a dedicated core (--per-rank writes every rank)\n",
-               ranks.size());
+    fmt::print("# {} ranks: showing the slowest with a dedicated core (--per-rank writes every rank)\n", ranks.size());
   }
   print_terms(shown, o.cores, o.alpha);
   if (std::any_of(shown.begin(), shown.end(), [](const ProgressProfile& p) { return !p.t_mpi; })) {
@@ -132,7 +131,8 @@ Action add_progress_command(CLI::App& app) {
   auto o = std::make_shared<ProgressOptions>();
   auto* cmd = app.add_subcommand(
       "progress", "Predict the run time with a core dedicated to MPI progression (Denis et al., CCGRID 2022)");
-  cmd->add_option("--profile", o->profile, "Per-rank profile CSV of a run without progression (docs/workloads.md)")->required();
+  cmd->add_option("--profile", o->profile, "Per-rank profile CSV of a run without progression (docs/workloads.md)")
+      ->required();
   cmd->add_option("--cores", o->cores, "N_core: cores per rank (one of them would progress MPI)")->required();
   auto* alpha = cmd->add_option("--alpha", o->alpha, "Ratio of blocking calls made nonblocking, in [0, 1]")
                     ->capture_default_str();

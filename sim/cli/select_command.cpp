@@ -14,20 +14,19 @@
 
 #include "models/registry.hpp"
 #include "models/taulop/bcast_models.hpp"
-#include "models/taulop/ompi_bcast.hpp"
 #include "models/taulop/parameters.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/collectives/collectives.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
-#include "sim/engine/child_process.hpp"
-#include "sim/engine/simulation.hpp"
-#include "sim/workload/collective_workload.hpp"
-#include "sim/core/file_io.hpp"
-#include "sim/core/error.hpp"
 #include "sim/core/size_list.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
+#include "sim/engine/child_process.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/workload/collective_workload.hpp"
 
 namespace contend::cli {
 namespace {
@@ -54,7 +53,8 @@ struct OmpiChoice {
 };
 
 OmpiChoice ompi_choice(const coll::CollectiveSettings& settings, int procs, std::uint64_t bytes, int kchain_fanout) {
-  const coll::AlgorithmChoice c = coll::choose_algorithm(coll::make_call(coll::CollectiveOp::bcast, bytes), procs, settings);
+  const coll::AlgorithmChoice c =
+      coll::choose_algorithm(coll::make_call(coll::CollectiveOp::bcast, bytes), procs, settings);
   OmpiChoice out;
   out.segment_bytes = c.segment_bytes;
   const auto modelled = taulop::modelled_bcast(c.algorithm, c.fanout);
@@ -81,7 +81,7 @@ double simulate_bcast(const Platform& platform, const SelectOptions& o, const ta
                       taulop::BcastAlgorithm algorithm, std::uint64_t bytes) {
   coll::CollectiveSettings settings;
   coll::ForcedAlgorithm forced;
-  forced.algorithm = taulop::ompi_bcast_name(algorithm);
+  forced.algorithm = taulop::bcast_algorithm_info(algorithm).ompi_name;
   // The linear tree is never segmented (Nuriyev Sec. 3); the others use m_s.
   forced.segment_bytes = algorithm == taulop::BcastAlgorithm::Linear ? 0 : parameters.segment_size;
   settings.forced[coll::CollectiveOp::bcast] = forced;
@@ -122,7 +122,8 @@ int run_select(const SelectOptions& o) {
              o.simulate ? fmt::format(" (sim: --model {})", o.model) : "");
   std::string header = fmt::format("{:>6}", "size");
   for (const auto& name : taulop::bcast_algorithm_names()) header += fmt::format(" {:>12}", name);
-  header += fmt::format("  {:<12} {:<24} {:>8}", "model", fmt::format("ompi-{}", coll::to_string(ompi.version)), "penalty");
+  header +=
+      fmt::format("  {:<12} {:<24} {:>8}", "model", fmt::format("ompi-{}", coll::to_string(ompi.version)), "penalty");
   if (o.simulate) header += "  sim-best";
   fmt::print("{}\n", header);
 
@@ -136,7 +137,8 @@ int run_select(const SelectOptions& o) {
     if (o.simulate) {
       for (auto a : taulop::kBcastAlgorithms) simulated.push_back(simulate_bcast(platform, o, parameters, a, m));
     }
-    const auto best = static_cast<std::size_t>(std::min_element(predicted.begin(), predicted.end()) - predicted.begin());
+    const auto best =
+        static_cast<std::size_t>(std::min_element(predicted.begin(), predicted.end()) - predicted.begin());
     const OmpiChoice choice = ompi_choice(ompi, o.procs, m, parameters.kchain_fanout);
     std::string penalty = "-";
     double penalty_value = std::numeric_limits<double>::quiet_NaN();
@@ -150,7 +152,8 @@ int run_select(const SelectOptions& o) {
     const std::string model_choice(taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[best]));
     line += fmt::format("  {:<12} {:<24} {:>8}", model_choice, choice.label, penalty);
     if (o.simulate) {
-      const auto sim_best = static_cast<std::size_t>(std::min_element(simulated.begin(), simulated.end()) - simulated.begin());
+      const auto sim_best =
+          static_cast<std::size_t>(std::min_element(simulated.begin(), simulated.end()) - simulated.begin());
       line += fmt::format("  {}", taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[sim_best]));
     }
     fmt::print("{}\n", line);
@@ -160,7 +163,8 @@ int run_select(const SelectOptions& o) {
       fmt::print("{}\n", sim_line);
     }
     for (std::size_t i = 0; i < predicted.size(); ++i) {
-      csv << m << ',' << taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[i]) << ',' << fmt::format("{:.9g}", predicted[i]);
+      csv << m << ',' << taulop::bcast_algorithm_name(taulop::kBcastAlgorithms[i]) << ','
+          << fmt::format("{:.9g}", predicted[i]);
       if (o.simulate) csv << ',' << fmt::format("{:.9g}", simulated[i]);
       csv << ',' << model_choice << ',' << choice.csv_name << ',' << choice.segment_bytes << ','
           << (choice.modelled ? fmt::format("{:.6g}", penalty_value) : "") << '\n';
@@ -171,8 +175,8 @@ int run_select(const SelectOptions& o) {
     const auto& points = parameters.channels[c].gamma.points();
     const int last = points.rbegin()->first;
     if (models.largest_nbft(c) > last) {
-      fmt::print("note: gamma^{}(P) extrapolated beyond P = {} for NBFTs of up to {} nodes\n", static_cast<int>(c), last,
-                 models.largest_nbft(c));
+      fmt::print("note: gamma^{}(P) extrapolated beyond P = {} for NBFTs of up to {} nodes\n", static_cast<int>(c),
+                 last, models.largest_nbft(c));
     }
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, [&](std::ostream& out) { out << csv.str(); });

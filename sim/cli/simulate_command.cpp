@@ -1,19 +1,19 @@
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include <chrono>
-#include <fmt/format.h>
 #include <iostream>
 #include <memory>
 
-#include "sim/cli/commands.hpp"
 #include "models/dedicated_core/progress_profile.hpp"
-#include "sim/engine/simulation.hpp"
-#include "sim/core/pattern.hpp"
-#include "sim/core/mapping.hpp"
-#include "sim/core/results.hpp"
-#include "sim/core/platform.hpp"
 #include "models/registry.hpp"
+#include "sim/cli/commands.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/pattern.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/results.hpp"
+#include "sim/engine/simulation.hpp"
 #include "sim/workload/pattern_workload.hpp"
 #include "traces/replay/trace_workload.hpp"
 
@@ -85,7 +85,8 @@ int run_simulate(const SimulateOptions& o) {
   const auto simulated = std::chrono::steady_clock::now();
 
   if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_rank_csv(out, results); });
-  if (!o.messages.empty()) write_file_atomically(o.messages, [&](std::ostream& out) { write_messages_csv(out, results); });
+  if (!o.messages.empty())
+    write_file_atomically(o.messages, [&](std::ostream& out) { write_messages_csv(out, results); });
   if (!o.json.empty()) write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results); });
   if (!o.progress_profile.empty()) {
     write_file_atomically(o.progress_profile,
@@ -102,10 +103,11 @@ int run_simulate(const SimulateOptions& o) {
     const std::chrono::duration<double> reading = inputs_read - begin;
     const std::chrono::duration<double> simulation = simulated - inputs_read;
     const double msgs = static_cast<double>(results.total_messages());
-    fmt::print("stats: wall {:.3f} s (inputs {:.3f} s, simulation {:.3f} s), peak memory {:.1f} MiB, {} messages, "
-               "{:.0f} messages/s simulated\n",
-               wall.count(), reading.count(), simulation.count(), static_cast<double>(peak_memory_bytes()) / 1048576.0,
-               results.total_messages(), simulation.count() > 0 ? msgs / simulation.count() : 0.0);
+    fmt::print(
+        "stats: wall {:.3f} s (inputs {:.3f} s, simulation {:.3f} s), peak memory {:.1f} MiB, {} messages, "
+        "{:.0f} messages/s simulated\n",
+        wall.count(), reading.count(), simulation.count(), static_cast<double>(peak_memory_bytes()) / 1048576.0,
+        results.total_messages(), simulation.count() > 0 ? msgs / simulation.count() : 0.0);
     if (pattern) print_collective_choices(*pattern);
   }
   return 0;
@@ -118,7 +120,8 @@ Action add_simulate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("simulate", "Predict per-rank communication times of a workload on a platform");
   cmd->add_option("--platform", o->platform, "Platform YAML file (platforms/*.yaml)")->required();
   auto* pattern = cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line");
-  auto* trace = cmd->add_option("--trace", o->trace, "Trace to replay: SimGrid TI index or single file, or OTF2 anchor (*.otf2)");
+  auto* trace =
+      cmd->add_option("--trace", o->trace, "Trace to replay: SimGrid TI index or single file, or OTF2 anchor (*.otf2)");
   pattern->excludes(trace);
   trace->excludes(pattern);
   cmd->callback([pattern, trace] {

@@ -89,9 +89,9 @@ OmpiVersion parse_ompi_version(std::string_view text);
 // An algorithm forced for one operation, like Open MPI's
 // coll_tuned_<op>_algorithm + coll_tuned_<op>_algorithm_segmentsize.
 struct ForcedAlgorithm {
-  std::string algorithm;           // canonical name, e.g. "chain"
-  std::uint64_t segment_bytes = 0; // 0: no segmentation
-  int fanout = 0;                  // chain fanout / k-nomial radix; 0: the settings' default
+  std::string algorithm;            // canonical name, e.g. "chain"
+  std::uint64_t segment_bytes = 0;  // 0: no segmentation
+  int fanout = 0;                   // chain fanout / k-nomial radix; 0: the settings' default
 };
 
 struct CollectiveSettings {
@@ -130,8 +130,7 @@ std::string describe_choice(const CollectiveCall& call, int comm_size, const Col
 
 // Runs the collective for the calling rank (mpi.rank() must be
 // comm.my_world_rank()). Blocking.
-void run_collective(Mpi& mpi, const Communicator& comm, const CollectiveCall& call,
-                    const CollectiveSettings& settings);
+void run_collective(Mpi& mpi, const Communicator& comm, const CollectiveCall& call, const CollectiveSettings& settings);
 
 // The internal (negative) tag of an operation's messages.
 int collective_tag(CollectiveOp op);

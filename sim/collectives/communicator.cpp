@@ -1,8 +1,8 @@
 #include <algorithm>
 
 #include "sim/collectives/collectives.hpp"
-#include "sim/engine/mpi.hpp"
 #include "sim/core/error.hpp"
+#include "sim/engine/mpi.hpp"
 
 namespace contend::coll {
 std::optional<int> Communicator::local_of_world(int world) const {

@@ -104,9 +104,7 @@ struct BlockSplit {
   std::uint64_t early = 0, late = 0;
   std::uint64_t split = 0;  // blocks [0, split) are early
   std::uint64_t count_of(std::uint64_t block) const { return block < split ? early : late; }
-  std::uint64_t offset_of(std::uint64_t block) const {
-    return block < split ? block * early : block * late + split;
-  }
+  std::uint64_t offset_of(std::uint64_t block) const { return block < split ? block * early : block * late + split; }
 };
 inline BlockSplit split_blocks(std::uint64_t count, std::uint64_t blocks) {
   BlockSplit b;

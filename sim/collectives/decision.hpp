@@ -9,7 +9,7 @@
 namespace contend::coll {
 
 struct FixedDecision {
-  int algorithm_id = 0;            // Open MPI's id: index in algorithm_names(op) + 1
+  int algorithm_id = 0;             // Open MPI's id: index in algorithm_names(op) + 1
   std::uint64_t segment_bytes = 0;  // 0: none (all 4.1 rules)
 };
 

@@ -40,7 +40,8 @@ void reduce_scatter_recursive_halving(Context& c, const Counts& blocks) {
   if (tmp_rank >= 0) {
     std::vector<std::uint64_t> tmp_counts(static_cast<std::size_t>(pof2));
     for (int i = 0; i < pof2; ++i) {
-      tmp_counts[static_cast<std::size_t>(i)] = i < remain ? at(blocks, 2 * i) + at(blocks, 2 * i + 1) : at(blocks, i + remain);
+      tmp_counts[static_cast<std::size_t>(i)] =
+          i < remain ? at(blocks, 2 * i) + at(blocks, 2 * i + 1) : at(blocks, i + remain);
     }
     auto sum = [&](int from, int to) {
       std::uint64_t n = 0;

@@ -18,17 +18,17 @@ std::string where(const CollectiveCall& call) { return fmt::format("{}", to_stri
 
 std::uint64_t elements(const CollectiveCall& call, std::uint64_t bytes) {
   if (bytes % call.element_bytes != 0) {
-    throw Error(fmt::format("{}: {} bytes is not a whole number of {}-byte elements", where(call), bytes,
-                            call.element_bytes));
+    throw Error(
+        fmt::format("{}: {} bytes is not a whole number of {}-byte elements", where(call), bytes, call.element_bytes));
   }
   return bytes / call.element_bytes;
 }
 
-std::vector<std::uint64_t> element_vector(const CollectiveCall& call, const std::vector<std::uint64_t>& bytes,
-                                          int size, const char* what) {
+std::vector<std::uint64_t> element_vector(const CollectiveCall& call, const std::vector<std::uint64_t>& bytes, int size,
+                                          const char* what) {
   if (static_cast<int>(bytes.size()) != size) {
-    throw Error(fmt::format("{}: {} has {} entries for a communicator of {} ranks", where(call), what, bytes.size(),
-                            size));
+    throw Error(
+        fmt::format("{}: {} has {} entries for a communicator of {} ranks", where(call), what, bytes.size(), size));
   }
   std::vector<std::uint64_t> out;
   for (std::uint64_t b : bytes) out.push_back(elements(call, b));
@@ -82,7 +82,8 @@ void nested_collective(const Context& c, const CollectiveCall& call, const Colle
   run_collective(c.mpi(), c.comm(), call, settings);
 }
 
-void run_collective(Mpi& mpi, const Communicator& comm, const CollectiveCall& call, const CollectiveSettings& settings) {
+void run_collective(Mpi& mpi, const Communicator& comm, const CollectiveCall& call,
+                    const CollectiveSettings& settings) {
   if (call.element_bytes == 0) throw Error(where(call) + ": element size 0");
   if (comm.my_world_rank() != mpi.rank()) {
     throw Error(fmt::format("internal error: rank {} runs a collective as rank {}", mpi.rank(), comm.my_world_rank()));
@@ -110,13 +111,11 @@ void run_collective(Mpi& mpi, const Communicator& comm, const CollectiveCall& ca
     case CollectiveOp::gather:
       return run_gather(c, choice, call.root, uniform(call.bytes));
     case CollectiveOp::gatherv:
-      return run_gather(c, linear_v(), call.root,
-                        element_vector(call, call.counts, size, "counts"));
+      return run_gather(c, linear_v(), call.root, element_vector(call, call.counts, size, "counts"));
     case CollectiveOp::scatter:
       return run_scatter(c, choice, call.root, uniform(call.bytes));
     case CollectiveOp::scatterv:
-      return run_scatter(c, linear_v(), call.root,
-                         element_vector(call, call.counts, size, "counts"));
+      return run_scatter(c, linear_v(), call.root, element_vector(call, call.counts, size, "counts"));
     case CollectiveOp::allgather:
       return run_allgather(c, choice, uniform(call.bytes), settings);
     case CollectiveOp::allgatherv:
@@ -130,9 +129,9 @@ void run_collective(Mpi& mpi, const Communicator& comm, const CollectiveCall& ca
                           element_vector(call, call.recv_counts, size, "recv_counts"));
     }
     case CollectiveOp::reduce_scatter:
-      return run_reduce_scatter(c, choice, call.counts.empty() ? uniform(call.bytes)
-                                                              : element_vector(call, call.counts, size, "counts"),
-                                call.commutative, settings);
+      return run_reduce_scatter(
+          c, choice, call.counts.empty() ? uniform(call.bytes) : element_vector(call, call.counts, size, "counts"),
+          call.commutative, settings);
   }
 }
 

@@ -24,23 +24,19 @@ const std::vector<OpInfo>& op_table() {
       {CollectiveOp::bcast,
        {"linear", "chain", "pipeline", "split_binary", "binary", "binomial", "knomial", "scatter_allgather",
         "scatter_allgather_ring"}},
-      {CollectiveOp::reduce,
-       {"linear", "chain", "pipeline", "binary", "binomial", "in_order_binary", "rabenseifner"}},
+      {CollectiveOp::reduce, {"linear", "chain", "pipeline", "binary", "binomial", "in_order_binary", "rabenseifner"}},
       {CollectiveOp::allreduce,
        {"linear", "nonoverlapping", "recursive_doubling", "ring", "segmented_ring", "rabenseifner"}},
-      {CollectiveOp::barrier,
-       {"linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree"}},
+      {CollectiveOp::barrier, {"linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree"}},
       {CollectiveOp::gather, {"linear", "binomial", "linear_sync"}},
       {CollectiveOp::gatherv, {"linear"}},
       {CollectiveOp::scatter, {"linear", "binomial", "linear_nb"}},
       {CollectiveOp::scatterv, {"linear"}},
-      {CollectiveOp::allgather,
-       {"linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc"}},
+      {CollectiveOp::allgather, {"linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc"}},
       {CollectiveOp::allgatherv, {"default", "bruck", "ring", "neighbor", "two_proc"}},
       {CollectiveOp::alltoall, {"linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"}},
       {CollectiveOp::alltoallv, {"linear", "pairwise"}},
-      {CollectiveOp::reduce_scatter,
-       {"non_overlapping", "recursive_halving", "ring", "butterfly"}},
+      {CollectiveOp::reduce_scatter, {"non_overlapping", "recursive_halving", "ring", "butterfly"}},
   };
   return table;
 }
@@ -119,20 +115,21 @@ void apply_coll_option(CollectiveSettings& settings, std::string_view option) {
   }
   if (!seg.empty()) {
     const auto bytes = units::parse_size(seg);
-    if (!bytes) throw Error(fmt::format("--coll '{}': bad segment size '{}'; expected {}", option, seg, units::kSizeHelp));
+    if (!bytes)
+      throw Error(fmt::format("--coll '{}': bad segment size '{}'; expected {}", option, seg, units::kSizeHelp));
     forced.segment_bytes = *bytes;
   }
   if (!fan.empty()) {
     const auto [end, ec] = std::from_chars(fan.data(), fan.data() + fan.size(), forced.fanout);
     const int limit = forced.algorithm == "knomial" ? 1024 : 32;
-    if (ec != std::errc{} || end != fan.data() + fan.size() || forced.fanout < (forced.algorithm == "knomial" ? 2 : 1) ||
-        forced.fanout > limit) {
+    if (ec != std::errc{} || end != fan.data() + fan.size() ||
+        forced.fanout < (forced.algorithm == "knomial" ? 2 : 1) || forced.fanout > limit) {
       throw Error(fmt::format("--coll '{}': bad fanout '{}'; expected an integer from {} to {}", option, fan,
                               forced.algorithm == "knomial" ? 2 : 1, limit));
     }
     if (forced.algorithm != "chain" && forced.algorithm != "knomial") {
-      throw Error(fmt::format("--coll '{}': a fanout applies to chain and knomial only, not {}", option,
-                              forced.algorithm));
+      throw Error(
+          fmt::format("--coll '{}': a fanout applies to chain and knomial only, not {}", option, forced.algorithm));
     }
   }
   settings.forced[op] = forced;

@@ -10,7 +10,8 @@ BandwidthTable BandwidthTable::constant(double bandwidth) { return from_points({
 
 BandwidthTable BandwidthTable::from_points(std::vector<std::pair<int, double>> points) {
   if (points.empty()) throw std::invalid_argument("the table is empty");
-  if (points.front().first != 1) throw std::invalid_argument("the first entry must be N = 1 (the single-pair bandwidth)");
+  if (points.front().first != 1)
+    throw std::invalid_argument("the first entry must be N = 1 (the single-pair bandwidth)");
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (!(points[i].second > 0)) {
       throw std::invalid_argument("bandwidth for N = " + std::to_string(points[i].first) + " must be positive");

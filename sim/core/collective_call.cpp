@@ -56,8 +56,8 @@ CollectiveOp parse_collective_op(std::string_view name) {
     if (name == o.name) return o.op;
     names.emplace_back(o.name);
   }
-  throw Error(fmt::format("unknown collective '{}'{}; expected one of {}", name, did_you_mean(name, names),
-                          join(names)));
+  throw Error(
+      fmt::format("unknown collective '{}'{}; expected one of {}", name, did_you_mean(name, names), join(names)));
 }
 
 std::string summary(const CollectiveCall& call) {

@@ -35,7 +35,8 @@ std::vector<CsvRow::Field> split_fields(std::string_view line, const SourceLocat
     if (i < line.size() && line[i] == '"') {
       field.column = static_cast<int>(i) + 1;
       for (++i;; ++i) {
-        if (i >= line.size()) throw Error(SourceLocation{where.file, where.line, field.column}, "a quoted field has no closing '\"'");
+        if (i >= line.size())
+          throw Error(SourceLocation{where.file, where.line, field.column}, "a quoted field has no closing '\"'");
         if (line[i] != '"') {
           field.text += line[i];
         } else if (i + 1 < line.size() && line[i + 1] == '"') {
@@ -47,7 +48,8 @@ std::vector<CsvRow::Field> split_fields(std::string_view line, const SourceLocat
       }
       for (++i; i < line.size() && is_blank(line[i]);) ++i;
       if (i < line.size() && line[i] != ',') {
-        throw Error(SourceLocation{where.file, where.line, static_cast<int>(i) + 1}, "expected ',' after a quoted field");
+        throw Error(SourceLocation{where.file, where.line, static_cast<int>(i) + 1},
+                    "expected ',' after a quoted field");
       }
     } else {
       const std::size_t comma = std::min(line.find(',', begin), line.size());
@@ -80,7 +82,8 @@ CsvRow::CsvRow(std::shared_ptr<const Header> header, int line, std::vector<Field
 
 const CsvRow::Field& CsvRow::field(std::string_view column) const {
   const auto it = header_->index.find(column);
-  if (it == header_->index.end()) throw std::logic_error("CsvRow: the header has no column '" + std::string(column) + "'");
+  if (it == header_->index.end())
+    throw std::logic_error("CsvRow: the header has no column '" + std::string(column) + "'");
   return fields_[it->second];
 }
 
@@ -91,7 +94,9 @@ bool CsvRow::has(std::string_view column) const {
 
 const std::string& CsvRow::text(std::string_view column) const { return field(column).text; }
 
-SourceLocation CsvRow::where(std::string_view column) const { return SourceLocation{header_->file, line_, field(column).column}; }
+SourceLocation CsvRow::where(std::string_view column) const {
+  return SourceLocation{header_->file, line_, field(column).column};
+}
 
 void CsvRow::expected(std::string_view column, std::string_view what) const {
   fail(column, std::string(column) + ": expected " + std::string(what) + ", got '" + text(column) + "'");
@@ -176,7 +181,8 @@ CsvFile CsvFile::read(std::istream& in, const std::string& name, const CsvColumn
   }
   if (in.bad()) throw Error("error while reading '" + name + "'");
   if (csv.header_line_ == 0) {
-    throw Error(SourceLocation{name, 0, 0}, "no header line: expected one naming the columns " + join(columns.required));
+    throw Error(SourceLocation{name, 0, 0},
+                "no header line: expected one naming the columns " + join(columns.required));
   }
   csv.last_line_ = number;
   return csv;

@@ -24,7 +24,7 @@ namespace contend {
 struct CsvColumns {
   std::vector<std::string> required{};
   std::vector<std::string> optional{};  // with only_known: the other columns a header may have
-  bool only_known = false;            // a column neither required nor optional is an error
+  bool only_known = false;              // a column neither required nor optional is an error
   // The message when the header lacks a required column, given the header
   // line as written; unset: "missing column 'c'; the header needs a, b, c".
   std::function<std::string(std::string_view header)> header_error{};

@@ -12,7 +12,8 @@ struct Base {
   const char* name;
   int size;
 };
-constexpr Base kBases[] = {{"byte", 1}, {"char", 1}, {"short", 2}, {"int", 4}, {"float", 4}, {"long", 8}, {"double", 8}};
+constexpr Base kBases[] = {{"byte", 1},  {"char", 1}, {"short", 2}, {"int", 4},
+                           {"float", 4}, {"long", 8}, {"double", 8}};
 
 bool parse_positive(std::string_view text, int& value) {
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -43,9 +44,8 @@ std::uint64_t Datatype::payload_bytes() const {
 }
 
 std::optional<Datatype> parse_datatype(std::string_view text, std::string& error) {
-  const std::string expected =
-      "a datatype: contiguous, or vector:COUNT,BLOCKLENGTH,STRIDE:BASE with BASE one of " +
-      join(datatype_base_names()) + " (e.g. vector:4,1,4:float)";
+  const std::string expected = "a datatype: contiguous, or vector:COUNT,BLOCKLENGTH,STRIDE:BASE with BASE one of " +
+                               join(datatype_base_names()) + " (e.g. vector:4,1,4:float)";
   if (text == "contiguous") return Datatype{};
   if (text.substr(0, 7) != "vector:") {
     error = expected;

@@ -20,8 +20,7 @@ struct SourceLocation {
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message) : std::runtime_error(message) {}
-  Error(const SourceLocation& where, const std::string& message)
-      : std::runtime_error(where.str() + ": " + message) {}
+  Error(const SourceLocation& where, const std::string& message) : std::runtime_error(where.str() + ": " + message) {}
 };
 
 }  // namespace contend

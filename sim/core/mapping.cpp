@@ -121,7 +121,8 @@ Mapping read_mapping_file(const std::string& path, int rank_count, const NodeArc
     }
     const auto rank = static_cast<std::size_t>(v[0]);
     if (defined_at[rank] != 0) {
-      throw Error(where, "rank " + std::to_string(v[0]) + " is already placed on line " + std::to_string(defined_at[rank]));
+      throw Error(where,
+                  "rank " + std::to_string(v[0]) + " is already placed on line " + std::to_string(defined_at[rank]));
     }
     defined_at[rank] = line_no;
     placements[rank] = Placement{static_cast<int>(v[1]), static_cast<int>(v[2]), static_cast<int>(v[3])};

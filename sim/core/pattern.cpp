@@ -133,8 +133,8 @@ const std::vector<PatternKeyword>& pattern_keywords() {
   return keywords;
 }
 
-PatternLine::PatternLine(std::string_view text, std::vector<std::string_view> fields, const std::string& file,
-                         int line, int declared_ranks)
+PatternLine::PatternLine(std::string_view text, std::vector<std::string_view> fields, const std::string& file, int line,
+                         int declared_ranks)
     : text_(text), fields_(std::move(fields)), file_(file), line_(line), declared_ranks_(declared_ranks) {}
 
 SourceLocation PatternLine::where(std::size_t field) const {
@@ -198,15 +198,19 @@ class PatternBuilder {
   void add_step(KeywordStep step, const PatternLine& line) {
     if (const auto* compute = std::get_if<ComputeSpec>(&step); compute && compute->overlap) {
       if (pending_.messages.empty()) {
-        line.fail(0, "an overlapping step runs between the posts and the waits of an exchange: it must follow "
-                     "the exchange's message lines");
+        line.fail(0,
+                  "an overlapping step runs between the posts and the waits of an exchange: it must follow "
+                  "the exchange's message lines");
       }
       pending_.overlapped.push_back(*compute);
       return;
     }
     end_exchange();
-    std::visit([&](auto&& content) { pattern_.steps.push_back(StepSpec{line.where(0), std::move(content)}); },
-               std::move(step));
+    std::visit(
+        [&](auto&& content) {
+          pattern_.steps.push_back(StepSpec{line.where(0), std::move(content)});
+        },
+        std::move(step));
   }
   // The pattern's datatypes: index 0 is contiguous.
   std::uint16_t datatype_index(const Datatype& type, const PatternLine& line, std::size_t field) {
@@ -268,7 +272,8 @@ Pattern read_pattern(std::istream& in, const std::string& name, const PatternLim
     }
     if (!head.empty() && (head[0] < '0' || head[0] > '9') && head[0] != '-') {
       const auto& keywords = pattern_keywords();
-      auto k = std::find_if(keywords.begin(), keywords.end(), [&](const PatternKeyword& kw) { return kw.keyword == head; });
+      auto k =
+          std::find_if(keywords.begin(), keywords.end(), [&](const PatternKeyword& kw) { return kw.keyword == head; });
       if (k == keywords.end()) {
         line.fail(0, "unknown step '" + std::string(head) + "'" + did_you_mean(head, keyword_names()) +
                          "; expected 'src dst bytes' or one of: " + join(keyword_names()));
@@ -292,8 +297,9 @@ Pattern read_pattern(std::istream& in, const std::string& name, const PatternLim
     for (std::size_t f = 3; f < fields.size(); ++f) {
       if (!have_start && !fields[f].empty() && fields[f][0] == '@') {
         const auto start = units::parse_duration(fields[f].substr(1));
-        if (!start) line.fail(f, "start: expected @ and " + std::string(units::kDurationHelp) + ", got '" +
-                                     std::string(fields[f]) + "'");
+        if (!start)
+          line.fail(f, "start: expected @ and " + std::string(units::kDurationHelp) + ", got '" +
+                           std::string(fields[f]) + "'");
         m.start = *start;
         have_start = true;
       } else if (!have_type && fields[f].substr(0, 5) == "type=") {

@@ -24,8 +24,8 @@ void expect_fields(const PatternLine& line, std::size_t n, const std::string& us
 
 std::uint64_t element_checked(const PatternLine& line, std::size_t field, CollectiveOp op, std::uint64_t bytes) {
   if (is_reduction(op) && bytes % kReductionElementBytes != 0) {
-    line.fail(field, std::string(coll::to_string(op)) + " reduces 8-byte elements (MPI_DOUBLE): " +
-                         std::to_string(bytes) + " is not a multiple of 8");
+    line.fail(field, std::string(coll::to_string(op)) +
+                         " reduces 8-byte elements (MPI_DOUBLE): " + std::to_string(bytes) + " is not a multiple of 8");
   }
   return bytes;
 }
@@ -51,8 +51,8 @@ std::vector<std::uint64_t> size_list(const PatternLine& line, std::size_t field,
     }
     const auto bytes = units::parse_size(item);
     if (!bytes) {
-      line.fail(field, "expected a list of sizes (" + std::string(units::kSizeHelp) + "), got '" + std::string(item) +
-                           "'");
+      line.fail(field,
+                "expected a list of sizes (" + std::string(units::kSizeHelp) + "), got '" + std::string(item) + "'");
     }
     if (sizes.size() + repeat > static_cast<std::uint64_t>(line.declared_ranks())) {
       line.fail(field, "the list has more entries than the " + std::to_string(line.declared_ranks()) + " ranks");

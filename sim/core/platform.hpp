@@ -22,9 +22,9 @@ std::string_view level_name(Level level);  // "intra_socket", ...
 inline std::ostream& operator<<(std::ostream& out, Level level) { return out << level_name(level); }
 
 struct LevelParams {
-  double latency = 0;               // tau, seconds
+  double latency = 0;                 // tau, seconds
   std::uint64_t eager_threshold = 0;  // messages below use eager, at or above rendezvous
-  BandwidthTable bandwidth;         // BW_MP(N), aggregate B/s
+  BandwidthTable bandwidth;           // BW_MP(N), aggregate B/s
 };
 
 struct NodeArchitecture {

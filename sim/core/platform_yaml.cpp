@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "sim/core/error.hpp"
-
 #include "sim/core/platform.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
@@ -14,9 +13,12 @@ namespace contend {
 
 std::string_view level_name(Level level) {
   switch (level) {
-    case Level::IntraSocket: return "intra_socket";
-    case Level::InterSocket: return "inter_socket";
-    case Level::InterNode: return "inter_node";
+    case Level::IntraSocket:
+      return "intra_socket";
+    case Level::InterSocket:
+      return "inter_socket";
+    case Level::InterNode:
+      return "inter_node";
   }
   return "?";
 }
@@ -32,9 +34,12 @@ std::string_view network_kind(const Network& network) {
 
 std::string_view progress_name(Progress p) {
   switch (p) {
-    case Progress::None: return "none";
-    case Progress::Thread: return "thread";
-    case Progress::DedicatedCore: return "dedicated-core";
+    case Progress::None:
+      return "none";
+    case Progress::Thread:
+      return "thread";
+    case Progress::DedicatedCore:
+      return "dedicated-core";
   }
   return "?";
 }
@@ -127,7 +132,8 @@ std::vector<unsigned> parse_unsigned_list(const YamlField& f, std::size_t expect
 
 StarNetwork parse_star(const YamlField& f, const NicParams& nic) {
   f.allow_only({"topology", "link_bandwidth", "link_latency"});
-  return StarNetwork{bandwidth_or(f, "link_bandwidth", nic.aggregate_bandwidth()), optional_duration(f, "link_latency")};
+  return StarNetwork{bandwidth_or(f, "link_bandwidth", nic.aggregate_bandwidth()),
+                     optional_duration(f, "link_latency")};
 }
 
 FatTreeNetwork parse_fat_tree(const YamlField& f, const NodeArchitecture& nodes, const NicParams& nic) {
@@ -217,7 +223,8 @@ Platform parse_platform(const YamlField& root) {
   const auto levels = root.require("levels", "intra_socket, inter_socket and inter_node parameters");
   levels.allow_only({"intra_socket", "inter_socket", "inter_node"});
   for (Level l : kAllLevels) {
-    p.levels[static_cast<std::size_t>(l)] = parse_level(levels.require(level_name(l), "latency, eager_threshold, bandwidth"));
+    p.levels[static_cast<std::size_t>(l)] =
+        parse_level(levels.require(level_name(l), "latency, eager_threshold, bandwidth"));
   }
   p.nic = parse_nic(root.require("nic", "bandwidth (and optionally count, latency)"));
   p.network = parse_network(root.require("network", "topology and its parameters"), p.nodes, p.nic);

@@ -89,14 +89,16 @@ void print_summary(std::ostream& out, const Results& r, std::size_t table_rows) 
   const auto& slow = by_time.front();
   const auto& fast = by_time.back();
   fmt::print(out, "  makespan        {}\n", units::human_duration(r.makespan()));
-  fmt::print(out, "  slowest rank    {} ({}, node {} socket {} core {})\n", slow.rank, units::human_duration(slow.total_time),
-             slow.place.node, slow.place.socket, slow.place.core);
-  fmt::print(out, "  fastest rank    {} ({}, node {} socket {} core {})\n", fast.rank, units::human_duration(fast.total_time),
-             fast.place.node, fast.place.socket, fast.place.core);
-  fmt::print(out, "  messages        {} ({})\n", r.total_messages(), units::human_size(static_cast<double>(r.total_bytes())));
+  fmt::print(out, "  slowest rank    {} ({}, node {} socket {} core {})\n", slow.rank,
+             units::human_duration(slow.total_time), slow.place.node, slow.place.socket, slow.place.core);
+  fmt::print(out, "  fastest rank    {} ({}, node {} socket {} core {})\n", fast.rank,
+             units::human_duration(fast.total_time), fast.place.node, fast.place.socket, fast.place.core);
+  fmt::print(out, "  messages        {} ({})\n", r.total_messages(),
+             units::human_size(static_cast<double>(r.total_bytes())));
   for (Level l : kAllLevels) {
     const auto& s = r.levels[static_cast<std::size_t>(l)];
-    const double share = r.total_bytes() ? 100.0 * static_cast<double>(s.bytes) / static_cast<double>(r.total_bytes()) : 0;
+    const double share =
+        r.total_bytes() ? 100.0 * static_cast<double>(s.bytes) / static_cast<double>(r.total_bytes()) : 0;
     fmt::print(out, "    {:<13} {:>10} messages {:>12} {:5.1f}% of volume\n", level_name(l), s.messages,
                units::human_size(static_cast<double>(s.bytes)), share);
   }

@@ -29,7 +29,8 @@ std::vector<std::uint64_t> parse_size_list(std::string_view text, std::string_vi
     if (const auto colon = item.find(':'); colon != std::string_view::npos) {
       const std::uint64_t first = size_or_fail(item.substr(0, colon), option);
       const std::uint64_t last = size_or_fail(item.substr(colon + 1), option);
-      if (last < first) throw Error(std::string(option) + ": the range '" + std::string(item) + "' ends below its start");
+      if (last < first)
+        throw Error(std::string(option) + ": the range '" + std::string(item) + "' ends below its start");
       for (std::uint64_t k = first; k <= last && k >= first; k *= 2) sizes.push_back(k);  // k >= first: no overflow
     } else {
       sizes.push_back(size_or_fail(item, option));

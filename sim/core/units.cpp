@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -68,10 +68,9 @@ std::optional<double> scaled(std::string_view text, const UnitTable& table) {
 const UnitTable& bandwidth_units() {
   static const UnitTable table = [] {
     UnitTable t{{"", 0, 1.0}};
-    const std::vector<Unit> prefixes = {{"", 0, 1.0},         {"k", 3, 1.0},          {"K", 3, 1.0},
-                                        {"M", 6, 1.0},        {"G", 9, 1.0},          {"T", 12, 1.0},
-                                        {"Ki", 0, 1024.0},    {"Mi", 0, 1048576.0},   {"Gi", 0, 1073741824.0},
-                                        {"Ti", 0, 1099511627776.0}};
+    const std::vector<Unit> prefixes = {
+        {"", 0, 1.0},   {"k", 3, 1.0},     {"K", 3, 1.0},        {"M", 6, 1.0},           {"G", 9, 1.0},
+        {"T", 12, 1.0}, {"Ki", 0, 1024.0}, {"Mi", 0, 1048576.0}, {"Gi", 0, 1073741824.0}, {"Ti", 0, 1099511627776.0}};
     for (const auto& p : prefixes) {
       t.push_back({p.name + "B/s", p.exponent, p.factor});
       t.push_back({p.name + "Bps", p.exponent, p.factor});
@@ -100,11 +99,10 @@ std::optional<double> parse_duration(std::string_view text) {
 }
 
 std::optional<std::uint64_t> parse_size(std::string_view text) {
-  static const UnitTable table = {{"", 0, 1.0},           {"B", 0, 1.0},          {"k", 0, 1024.0},
-                                  {"K", 0, 1024.0},       {"M", 0, 1048576.0},    {"G", 0, 1073741824.0},
-                                  {"KiB", 0, 1024.0},     {"MiB", 0, 1048576.0},  {"GiB", 0, 1073741824.0},
-                                  {"kB", 3, 1.0},         {"KB", 3, 1.0},         {"MB", 6, 1.0},
-                                  {"GB", 9, 1.0}};
+  static const UnitTable table = {
+      {"", 0, 1.0},           {"B", 0, 1.0},      {"k", 0, 1024.0},      {"K", 0, 1024.0},         {"M", 0, 1048576.0},
+      {"G", 0, 1073741824.0}, {"KiB", 0, 1024.0}, {"MiB", 0, 1048576.0}, {"GiB", 0, 1073741824.0}, {"kB", 3, 1.0},
+      {"KB", 3, 1.0},         {"MB", 6, 1.0},     {"GB", 9, 1.0}};
   auto v = scaled(text, table);
   if (!v || *v < 0 || *v > 1.8e19) return std::nullopt;
   const double rounded = std::round(*v);
@@ -115,8 +113,8 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
 std::optional<double> parse_speed(std::string_view text) {
   static const UnitTable table = [] {
     UnitTable t{{"", 0, 1.0}};
-    for (const auto& [prefix, exponent] : std::vector<std::pair<std::string, int>>{
-             {"", 0}, {"k", 3}, {"M", 6}, {"G", 9}, {"T", 12}}) {
+    for (const auto& [prefix, exponent] :
+         std::vector<std::pair<std::string, int>>{{"", 0}, {"k", 3}, {"M", 6}, {"G", 9}, {"T", 12}}) {
       for (const char* suffix : {"f", "flops", "flop/s"}) t.push_back({prefix + suffix, exponent, 1.0});
     }
     return t;

@@ -36,7 +36,7 @@ inline constexpr std::string_view kSpeedHelp = "a speed such as 2.25Gf or 2.25e9
 // Four significant digits in the unit that keeps the number between 1 and
 // 1000; the value is rounded to four digits before the unit is chosen, so that
 // 999.99996 us is "1ms", not "1000us".
-std::string format_duration(double seconds);           // "85.31us", "1.5ms", "0us"; negative: "-2us"
+std::string format_duration(double seconds);            // "85.31us", "1.5ms", "0us"; negative: "-2us"
 std::string format_bandwidth(double bytes_per_second);  // "11.93MB/s", "2.5GB/s"; below 1 kB/s plain B/s
 
 // Whole KiB or MiB with their suffix, anything else in bytes: "4KiB", "3MiB",

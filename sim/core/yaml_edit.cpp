@@ -36,7 +36,9 @@ bool is_blank_or_comment(std::string_view line) {
 
 bool in_flow_style(const YamlField& map) { return map.is_map() && map.node().Style() == YAML::EmitterStyle::Flow; }
 
-std::string described(const YamlField& map) { return map.path().empty() ? std::string("the file") : "'" + map.path() + "'"; }
+std::string described(const YamlField& map) {
+  return map.path().empty() ? std::string("the file") : "'" + map.path() + "'";
+}
 
 // `block` moved so that its first line (its key) starts at `indent`.
 std::vector<std::string> indented(const std::vector<std::string>& block, std::size_t indent) {
@@ -53,7 +55,8 @@ std::vector<std::string> indented(const std::vector<std::string>& block, std::si
       out.emplace_back();
       continue;
     }
-    if (indentation(line) < base) throw Error("internal error: a YAML block has a line left of its key: '" + line + "'");
+    if (indentation(line) < base)
+      throw Error("internal error: a YAML block has a line left of its key: '" + line + "'");
     out.push_back(std::string(indent, ' ') + line.substr(base));
   }
   return out;
@@ -71,7 +74,10 @@ struct YamlText::Found {
 };
 
 YamlText::YamlText(std::string text, std::string name)
-    : name_(std::move(name)), text_(std::move(text)), lines_(split_lines(text_)), root_(YamlField::load_string(text_, name_)) {}
+    : name_(std::move(name)),
+      text_(std::move(text)),
+      lines_(split_lines(text_)),
+      root_(YamlField::load_string(text_, name_)) {}
 
 YamlText::Found YamlText::walk(std::string_view path) const {
   Found f;
@@ -103,8 +109,8 @@ YamlText::Entry YamlText::block_entry(const YamlField& parent, const YamlField& 
   e.indent = static_cast<std::size_t>(where.column - 1);
   if (in_flow_style(parent) || e.first_line >= lines_.size() || indentation(lines_[e.first_line]) != e.indent) {
     const std::string what(noun);
-    key.fail_with("cannot rewrite this " + what + " in place: write " + described(parent) + " in block style (one " + what +
-                  " per line)");
+    key.fail_with("cannot rewrite this " + what + " in place: write " + described(parent) + " in block style (one " +
+                  what + " per line)");
   }
   // A block sequence may stand at its key's own indentation ("key:\n- a").
   const bool sequence = value.is_sequence() && value.node().Style() != YAML::EmitterStyle::Flow;
@@ -156,7 +162,8 @@ void YamlText::set_entry(std::string_view path, const std::vector<std::string>& 
     indent = static_cast<std::size_t>(holder.entries().front().first.where().column - 1);
   }
   std::vector<std::string> added;
-  for (std::size_t k = depth; k + 1 < f.keys.size(); ++k, indent += 2) added.push_back(std::string(indent, ' ') + f.keys[k] + ":");
+  for (std::size_t k = depth; k + 1 < f.keys.size(); ++k, indent += 2)
+    added.push_back(std::string(indent, ' ') + f.keys[k] + ":");
   for (auto& line : indented(block, indent)) added.push_back(std::move(line));
   replace_lines(at, 0, added);
 }
@@ -198,7 +205,8 @@ void YamlText::set_scalar(std::string_view path, std::string_view value, std::st
 }
 
 void YamlText::replace_lines(std::size_t first, std::size_t count, const std::vector<std::string>& lines) {
-  lines_.erase(lines_.begin() + static_cast<std::ptrdiff_t>(first), lines_.begin() + static_cast<std::ptrdiff_t>(first + count));
+  lines_.erase(lines_.begin() + static_cast<std::ptrdiff_t>(first),
+               lines_.begin() + static_cast<std::ptrdiff_t>(first + count));
   lines_.insert(lines_.begin() + static_cast<std::ptrdiff_t>(first), lines.begin(), lines.end());
   text_.clear();
   for (const auto& line : lines_) text_ += line + "\n";

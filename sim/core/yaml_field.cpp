@@ -39,7 +39,10 @@ YamlField YamlField::load_string(const std::string& text, const std::string& nam
 
 YamlField::YamlField(YAML::Node node, std::string path, std::shared_ptr<const std::string> file,
                      SourceLocation fallback)
-    : node_(std::make_shared<const YAML::Node>(std::move(node))), path_(std::move(path)), file_(std::move(file)), fallback_(std::move(fallback)) {}
+    : node_(std::make_shared<const YAML::Node>(std::move(node))),
+      path_(std::move(path)),
+      file_(std::move(file)),
+      fallback_(std::move(fallback)) {}
 
 SourceLocation YamlField::where() const {
   if (node_->IsDefined()) {
@@ -97,7 +100,8 @@ void YamlField::allow_only(const std::vector<std::string>& allowed) const {
     bool known = false;
     for (const auto& a : allowed) known = known || a == key;
     if (!known) {
-      const std::string expected = allowed.empty() ? "; this section takes no keys" : "; expected one of: " + join(allowed);
+      const std::string expected =
+          allowed.empty() ? "; this section takes no keys" : "; expected one of: " + join(allowed);
       throw Error(loc, child_path(path_, key) + ": unknown key" + did_you_mean(key, allowed) + expected);
     }
   }

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <tuple>
 
-#include "sim/engine/simgrid_platform.hpp"
 #include "sim/core/error.hpp"
+#include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
 namespace sg4 = simgrid::s4u;
@@ -67,7 +67,12 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
   ++stats.messages;
   stats.bytes += bytes;
 
-  Request q{.kind = Request::Kind::Send, .peer = dst, .tag = tag, .comm = comm, .bytes = bytes, .transfer = tid,
+  Request q{.kind = Request::Kind::Send,
+            .peer = dst,
+            .tag = tag,
+            .comm = comm,
+            .bytes = bytes,
+            .transfer = tid,
             .post_time = t.post_time};
   if (t.eager) {
     // Eager: the data leaves at once and the send completes locally.
@@ -98,8 +103,8 @@ RequestId EngineCore::irecv(int me, int src, std::uint64_t bytes, int tag, int c
   (void)datatype;  // the layout the receiver unpacks into is the sender's here
   Effects fx;
   enter_mpi(me, fx);
-  const Request q{.kind = Request::Kind::Recv, .peer = src, .tag = tag, .comm = comm, .bytes = bytes,
-                  .post_time = now()};
+  const Request q{
+      .kind = Request::Kind::Recv, .peer = src, .tag = tag, .comm = comm, .bytes = bytes, .post_time = now()};
   const RequestId rid = rank(me).requests.add(q);
   const MatchKey pattern{src, tag, comm};
   if (auto tid = rank(me).inbox.take_unexpected_for(pattern)) {
@@ -244,9 +249,7 @@ void EngineCore::deliver(TransferId tid, double end_time) {
 
 // ---------------------------------------------------------------- waiting
 
-bool EngineCore::matched(const Request& q) const {
-  return q.transfer != kNoId && transfers_[q.transfer].matched;
-}
+bool EngineCore::matched(const Request& q) const { return q.transfer != kNoId && transfers_[q.transfer].matched; }
 
 void EngineCore::waitall(int me, const std::vector<RequestId>& ids) {
   {
@@ -432,8 +435,8 @@ std::string EngineCore::describe_wait(const RankState& r) const {
       break;
     }
   }
-  const std::string where = fmt::format("rank {} (node {} socket {} core {})", r.rank, r.place.node, r.place.socket,
-                                        r.place.core);
+  const std::string where =
+      fmt::format("rank {} (node {} socket {} core {})", r.rank, r.place.node, r.place.socket, r.place.core);
   if (q == nullptr) return where + " waits";
   std::string more;
   if (r.wait_unmatched > 1) more = fmt::format(" (and {} more unmatched requests)", r.wait_unmatched - 1);
@@ -443,9 +446,10 @@ std::string EngineCore::describe_wait(const RankState& r) const {
     return fmt::format("{} waits for a receive from {} ({}, comm {}, {} B, posted at {:.9g} s) that no send matches{}",
                        where, from, tag, q->comm, q->bytes, q->post_time, more);
   }
-  return fmt::format("{} waits for its rendezvous send to rank {} (tag {}, comm {}, {} B, posted at {:.9g} s) "
-                     "that no receive matches{}",
-                     where, q->peer, q->tag, q->comm, q->bytes, q->post_time, more);
+  return fmt::format(
+      "{} waits for its rendezvous send to rank {} (tag {}, comm {}, {} B, posted at {:.9g} s) "
+      "that no receive matches{}",
+      where, q->peer, q->tag, q->comm, q->bytes, q->post_time, more);
 }
 
 void EngineCore::check_deadlock() {
@@ -457,8 +461,8 @@ void EngineCore::check_deadlock() {
     if (r.blocked_for_match) lines.push_back(describe_wait(r));
   }
   constexpr std::size_t kShown = 20;
-  std::string report = fmt::format("deadlock at t = {:.9g} s: {} of {} ranks can never progress", now(), lines.size(),
-                                   rank_count());
+  std::string report =
+      fmt::format("deadlock at t = {:.9g} s: {} of {} ranks can never progress", now(), lines.size(), rank_count());
   for (std::size_t i = 0; i < lines.size() && i < kShown; ++i) report += "\n  " + lines[i];
   if (lines.size() > kShown) report += fmt::format("\n  ... and {} more", lines.size() - kShown);
   abort_all(report);
@@ -473,7 +477,8 @@ std::string EngineCore::unfinished_report() const {
       out += "\n  ...";
       break;
     }
-    out += "\n  " + (r.wait_set.empty() ? fmt::format("rank {} is not waiting on a request", r.rank) : describe_wait(r)) +
+    out += "\n  " +
+           (r.wait_set.empty() ? fmt::format("rank {} is not waiting on a request", r.rank) : describe_wait(r)) +
            fmt::format(" [{} incomplete, {} unmatched]", r.wait_incomplete, r.wait_unmatched);
   }
   return out;

@@ -3,20 +3,19 @@
 // eager/rendezvous protocols, waiting, and the detection of runs that can no
 // longer progress. One EngineCore per simulation; each rank's actor calls it
 // through its Mpi handle (mpi.hpp).
-#include <simgrid/s4u.hpp>
-
 #include <array>
 #include <optional>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
 
-#include "sim/engine/context_registry.hpp"
 #include "sim/core/datatype.hpp"
+#include "sim/core/results.hpp"
+#include "sim/engine/context_registry.hpp"
 #include "sim/engine/matching.hpp"
 #include "sim/engine/model.hpp"
 #include "sim/engine/request.hpp"
 #include "sim/engine/transfer.hpp"
-#include "sim/core/results.hpp"
 
 namespace contend {
 
@@ -86,8 +85,8 @@ class EngineCore final : public TransferSink {
     MatchQueues inbox;
     // The set of requests the rank waits for, while it waits.
     std::vector<RequestId> wait_set;
-    int wait_incomplete = 0;    // requests of the set not complete yet
-    int wait_unmatched = 0;     // ... of which not matched yet
+    int wait_incomplete = 0;         // requests of the set not complete yet
+    int wait_unmatched = 0;          // ... of which not matched yet
     bool blocked_for_match = false;  // every incomplete one is unmatched
     bool sleeping = false;           // waiting on `wakeup`
     bool paying_overhead = false;    // busy with an MPI call's CPU overhead (inside MPI)

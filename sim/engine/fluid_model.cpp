@@ -8,10 +8,7 @@ namespace contend {
 namespace sg4 = simgrid::s4u;
 
 FluidModel::FluidModel(const ModelContext& context)
-    : context_(context),
-      sink_(context.sink),
-      mutex_(sg4::Mutex::create()),
-      wakeup_(sg4::ConditionVariable::create()) {
+    : context_(context), sink_(context.sink), mutex_(sg4::Mutex::create()), wakeup_(sg4::ConditionVariable::create()) {
   // The actor lives on a socket endpoint host; it never computes.
   sg4::Actor::create("fluid-network", context.simgrid.endpoint(0, 0), [this] { run_network_actor(); })->daemonize();
 }
@@ -39,8 +36,8 @@ double FluidModel::latency(const Transfer& t) const {
 }
 
 double FluidModel::route_latency(int from_node, int to_node) const {
-  const auto key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from_node)) << 32) |
-                   static_cast<std::uint32_t>(to_node);
+  const auto key =
+      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from_node)) << 32) | static_cast<std::uint32_t>(to_node);
   auto [it, inserted] = route_latency_.try_emplace(key, 0.0);
   if (inserted) context_.simgrid.node_route(from_node, to_node, &it->second);
   return it->second;

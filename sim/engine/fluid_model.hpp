@@ -20,10 +20,9 @@
 // times the model computed, not SimGrid's clock (which only tells the actor
 // when to wake). A start may arrive at a clock value a rounding error before
 // the model's last event; models clamp such times to their own (clock()).
-#include <simgrid/s4u.hpp>
-
 #include <cstdint>
 #include <limits>
+#include <simgrid/s4u.hpp>
 #include <unordered_map>
 #include <vector>
 
@@ -100,7 +99,7 @@ class FluidModel : public CommunicationModel {
   // pattern) cost no context switch.
   double planned_wakeup_ = -kNever;
   double clock_ = 0;
-  IndexedHeap<TransferId> timers_;  // each transfer's end of latency or delivery
+  IndexedHeap<TransferId> timers_;                                   // each transfer's end of latency or delivery
   mutable std::unordered_map<std::uint64_t, double> route_latency_;  // by (source node, destination node)
   std::vector<Completion> completed_;
 };

@@ -75,8 +75,8 @@ void MatchQueues::post_receive(const MatchKey& pattern, std::uint32_t request) {
 
 std::optional<std::uint32_t> MatchQueues::take_receive_for(const MatchKey& key) {
   const auto exact = posted_exact_.front(key);
-  auto wild = std::find_if(posted_wild_.begin(), posted_wild_.end(),
-                           [&](const Wild& w) { return matches(w.pattern, key); });
+  auto wild =
+      std::find_if(posted_wild_.begin(), posted_wild_.end(), [&](const Wild& w) { return matches(w.pattern, key); });
   const bool use_wild = wild != posted_wild_.end() && (!exact || wild->seq < exact->seq);
   if (use_wild) {
     const std::uint32_t request = wild->request;

@@ -17,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/engine/transfer.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/yaml_field.hpp"
+#include "sim/engine/transfer.hpp"
 
 namespace contend {
 

@@ -1,8 +1,8 @@
 #include <stdexcept>
 
-#include "sim/engine/model.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
+#include "sim/engine/model.hpp"
 
 namespace contend {
 

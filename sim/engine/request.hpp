@@ -12,7 +12,7 @@ struct Request {
   Kind kind = Kind::Send;
   bool complete = false;
   bool in_wait = false;  // part of the set its rank is waiting for
-  int peer = 0;  // destination of a send, source of a receive (may be kAnySource)
+  int peer = 0;          // destination of a send, source of a receive (may be kAnySource)
   int tag = 0;
   int comm = 0;
   std::uint64_t bytes = 0;

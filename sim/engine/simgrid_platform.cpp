@@ -1,10 +1,9 @@
 #include "sim/engine/simgrid_platform.hpp"
 
-#include <simgrid/kernel/routing/NetPoint.hpp>
-
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <simgrid/kernel/routing/NetPoint.hpp>
 #include <string>
 
 #include "sim/core/dragonfly_plus.hpp"
@@ -108,7 +107,8 @@ class NodeBuilder {
 
  private:
   std::size_t core_index(int node, int socket, int core) const {
-    return (static_cast<std::size_t>(node) * static_cast<std::size_t>(p_.nodes.sockets) + static_cast<std::size_t>(socket)) *
+    return (static_cast<std::size_t>(node) * static_cast<std::size_t>(p_.nodes.sockets) +
+            static_cast<std::size_t>(socket)) *
                static_cast<std::size_t>(p_.nodes.cores_per_socket) +
            static_cast<std::size_t>(core);
   }
@@ -171,7 +171,8 @@ void build_dragonfly_plus(const Platform& p, const DragonflyPlusNetwork& net, No
       lat = net.global_link_latency;
       kind = "global";
     }
-    const std::string name = kind + "-" + std::to_string(c) + "-" + std::to_string(cable.a) + "-" + std::to_string(cable.b);
+    const std::string name =
+        kind + "-" + std::to_string(c) + "-" + std::to_string(cable.a) + "-" + std::to_string(cable.b);
     links.emplace_back(plain_link(root, name + "-fwd", bw, lat), plain_link(root, name + "-bwd", bw, lat));
   }
   for (int a = 0; a < p.nodes.count; ++a) {

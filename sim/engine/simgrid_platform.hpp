@@ -16,7 +16,6 @@
 // The network is SimGrid's StarZone (star) or FatTreeZone (fat-tree), or a
 // full zone with Dragonfly+ routes computed with Boost.Graph (dragonfly+).
 #include <simgrid/s4u.hpp>
-
 #include <vector>
 
 #include "sim/core/mapping.hpp"

@@ -1,17 +1,17 @@
 #include "sim/engine/simulation.hpp"
 
 #include <fmt/format.h>
-#include <simgrid/s4u.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <simgrid/s4u.hpp>
 #include <vector>
 
+#include "sim/core/error.hpp"
 #include "sim/engine/engine_core.hpp"
 #include "sim/engine/mpi.hpp"
 #include "sim/engine/simgrid_platform.hpp"
-#include "sim/core/error.hpp"
 
 namespace contend {
 namespace sg4 = simgrid::s4u;

@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-#include "sim/engine/model.hpp"
 #include "sim/core/mapping.hpp"
-#include "sim/core/results.hpp"
 #include "sim/core/platform.hpp"
+#include "sim/core/results.hpp"
+#include "sim/engine/model.hpp"
 #include "sim/engine/workload.hpp"
 
 namespace contend {

@@ -30,9 +30,9 @@ struct Transfer {
   State state = State::Posted;
   Handshake handshake = Handshake::None;
   bool matched = false;
-  double post_time = 0;  // when the send was posted
-  double start = -1;     // when the data began to move
-  double end = -1;       // when the last byte arrived
+  double post_time = 0;            // when the send was posted
+  double start = -1;               // when the data began to move
+  double end = -1;                 // when the last byte arrived
   RequestId send_request = kNoId;  // the sender's request while it waits for delivery (rendezvous)
   RequestId recv_request = kNoId;  // the matching receive, once matched
 };

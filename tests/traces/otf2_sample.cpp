@@ -4,9 +4,9 @@
 // counts, and a communicator of ranks {1, 3}. Computation between MPI calls
 // is 1 ms x (rank + 1) at the start, 100 us elsewhere.
 // Used by tests/traces/otf2.sh.
-#include <cstdio>
-
 #include "tests/traces/otf2_sample.hpp"
+
+#include <cstdio>
 
 using contend::test::Otf2SampleWriter;
 
@@ -38,8 +38,12 @@ int main(int argc, char** argv) {
     s.region(r, "MPI_Init", kCall);
     s.compute(r, 1000000 * static_cast<std::uint64_t>(r + 1));
     // Blocking: 0 -> 1, and 2 <-> 3 with Sendrecv.
-    if (r == 0) s.region(r, "MPI_Send", kCall, [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiSend(w, nullptr, t, 1, 0, 1, 1000000); });
-    if (r == 1) s.region(r, "MPI_Recv", kCall, [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiRecv(w, nullptr, t, 0, 0, 1, 1000000); });
+    if (r == 0)
+      s.region(r, "MPI_Send", kCall,
+               [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiSend(w, nullptr, t, 1, 0, 1, 1000000); });
+    if (r == 1)
+      s.region(r, "MPI_Recv", kCall,
+               [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiRecv(w, nullptr, t, 0, 0, 1, 1000000); });
     if (r >= 2) {
       const std::uint32_t other = r == 2 ? 3 : 2;
       s.region(r, "MPI_Sendrecv", kCall, [&](OTF2_EvtWriter* w, std::uint64_t t) {
@@ -50,9 +54,12 @@ int main(int argc, char** argv) {
     s.compute(r, 100000);
     // Nonblocking ring of 64 KiB, a failed test, then waitall.
     const std::uint32_t next = (ur + 1) % N, prev = (ur + N - 1) % N;
-    s.region(r, "MPI_Irecv", kCall, [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, 1); });
-    s.region(r, "MPI_Isend", kCall, [&](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiIsend(w, nullptr, t, next, 0, 2, 65536, 2); });
-    s.region(r, "MPI_Test", kCall, [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiRequestTest(w, nullptr, t, 1); });
+    s.region(r, "MPI_Irecv", kCall,
+             [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, 1); });
+    s.region(r, "MPI_Isend", kCall,
+             [&](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiIsend(w, nullptr, t, next, 0, 2, 65536, 2); });
+    s.region(r, "MPI_Test", kCall,
+             [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiRequestTest(w, nullptr, t, 1); });
     s.region(r, "MPI_Waitall", kCall, [&](OTF2_EvtWriter* w, std::uint64_t t) {
       OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, 2);
       OTF2_EvtWriter_MpiIrecv(w, nullptr, t + 1, prev, 0, 2, 65536, 1);
@@ -80,8 +87,12 @@ int main(int argc, char** argv) {
     // Communicator 1 = world ranks {1, 3}: an allreduce and a message 1 -> 3.
     if (r == 1 || r == 3) {
       collective(s, r, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 0, 2 * 800, 2 * 800, 1);
-      if (r == 1) s.region(r, "MPI_Send", kCall, [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiSend(w, nullptr, t, 1, 1, 9, 300000); });
-      if (r == 3) s.region(r, "MPI_Recv", kCall, [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiRecv(w, nullptr, t, 0, 1, 9, 300000); });
+      if (r == 1)
+        s.region(r, "MPI_Send", kCall,
+                 [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiSend(w, nullptr, t, 1, 1, 9, 300000); });
+      if (r == 3)
+        s.region(r, "MPI_Recv", kCall,
+                 [](OTF2_EvtWriter* w, std::uint64_t t) { OTF2_EvtWriter_MpiRecv(w, nullptr, t, 0, 1, 9, 300000); });
     }
     s.region(r, "MPI_Finalize", kCall);
   }

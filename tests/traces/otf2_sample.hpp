@@ -26,17 +26,19 @@ class Otf2SampleWriter {
     archive_ = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!archive_) throw std::runtime_error("cannot create the OTF2 archive in " + dir);
-    static OTF2_FlushCallbacks flush{[](void*, OTF2_FileType, OTF2_LocationRef, void*, bool) -> OTF2_FlushType { return OTF2_FLUSH; },
-                                     nullptr};
+    static OTF2_FlushCallbacks flush{
+        [](void*, OTF2_FileType, OTF2_LocationRef, void*, bool) -> OTF2_FlushType { return OTF2_FLUSH; }, nullptr};
     OTF2_Archive_SetFlushCallbacks(archive_, &flush, nullptr);
     OTF2_Archive_SetSerialCollectiveCallbacks(archive_);
     OTF2_Archive_OpenEvtFiles(archive_);
-    for (int r = 0; r < ranks; ++r) writers_.push_back(OTF2_Archive_GetEvtWriter(archive_, static_cast<OTF2_LocationRef>(r)));
+    for (int r = 0; r < ranks; ++r)
+      writers_.push_back(OTF2_Archive_GetEvtWriter(archive_, static_cast<OTF2_LocationRef>(r)));
     clocks_.assign(static_cast<std::size_t>(ranks), 0);
   }
 
   // Events of rank r at its clock (ns); each call advances it by `duration`.
-  void region(int r, const std::string& name, std::uint64_t duration, const std::function<void(OTF2_EvtWriter*, std::uint64_t)>& inside = {}) {
+  void region(int r, const std::string& name, std::uint64_t duration,
+              const std::function<void(OTF2_EvtWriter*, std::uint64_t)>& inside = {}) {
     const auto id = region_id(name);
     auto& t = clocks_[static_cast<std::size_t>(r)];
     OTF2_EvtWriter_Enter(w(r), nullptr, t, id);
@@ -72,7 +74,8 @@ class Otf2SampleWriter {
       const auto n = string(name);
       const bool mpi = name.starts_with("MPI_");
       OTF2_GlobalDefWriter_WriteRegion(g, id, n, n, empty, OTF2_REGION_ROLE_FUNCTION,
-                                       mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, empty, 0, 0);
+                                       mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, empty, 0,
+                                       0);
     }
     OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, string("machine"), string("node"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     std::vector<std::uint64_t> locations, world;

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <map>
 
+#include "sim/core/file_io.hpp"
 #include "traces/formats/otf2_trace.hpp"
 #include "traces/formats/ti_trace.hpp"
-#include "sim/core/file_io.hpp"
 
 namespace contend {
 

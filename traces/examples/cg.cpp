@@ -95,8 +95,9 @@ int main(int argc, char** argv) {
   }
   double max_error = 0;
   MPI_Allreduce(&error, &max_error, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  if (s.rank == 0) std::printf("cg: %d ranks, %d^3 rows per rank, residual reduced by %.3e, max error %.3e\n", s.size,
-                               s.n, std::sqrt(rr / rr0), max_error);
+  if (s.rank == 0)
+    std::printf("cg: %d ranks, %d^3 rows per rank, residual reduced by %.3e, max error %.3e\n", s.size, s.n,
+                std::sqrt(rr / rr0), max_error);
   MPI_Finalize();
   return max_error < 1e-6 ? 0 : 1;
 }

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
       for (int y = 1; y < n - 1; ++y) {
         for (int x = 1; x < n - 1; ++x) {
           const double v = (at(u, x - 1, y, z) + at(u, x + 1, y, z) + at(u, x, y - 1, z) + at(u, x, y + 1, z) +
-                            at(u, x, y, z - 1) + at(u, x, y, z + 1)) / 6.0;
+                            at(u, x, y, z - 1) + at(u, x, y, z + 1)) /
+                           6.0;
           local += (v - at(u, x, y, z)) * (v - at(u, x, y, z));
           at(next, x, y, z) = v;
         }
@@ -54,8 +55,9 @@ int main(int argc, char** argv) {
     u.swap(next);
     MPI_Allreduce(&local, &residual, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
-  if (rank == 0) std::printf("jacobi3d: %d ranks, %d^3 per rank, %d iterations, last update norm %.6e\n", size, n,
-                             iterations, std::sqrt(residual));
+  if (rank == 0)
+    std::printf("jacobi3d: %d ranks, %d^3 per rank, %d iterations, last update norm %.6e\n", size, n, iterations,
+                std::sqrt(residual));
   const bool ok = std::isfinite(residual) && residual > 0;
   MPI_Finalize();
   return ok ? 0 : 1;

@@ -1,10 +1,10 @@
 #include "traces/formats/otf2_trace.hpp"
 
+#include <fmt/format.h>
 #include <otf2/otf2.h>
 
 #include <algorithm>
 #include <deque>
-#include <fmt/format.h>
 #include <limits>
 
 namespace contend {
@@ -145,7 +145,19 @@ Otf2Definitions read_otf2_definitions(const std::string& anchor) {
 
 namespace {
 
-enum class EventType { Enter, Leave, Send, Isend, IsendComplete, IrecvRequest, Recv, Irecv, Test, Cancelled, Collective };
+enum class EventType {
+  Enter,
+  Leave,
+  Send,
+  Isend,
+  IsendComplete,
+  IrecvRequest,
+  Recv,
+  Irecv,
+  Test,
+  Cancelled,
+  Collective
+};
 
 struct RawEvent {
   EventType type = EventType::Enter;
@@ -322,18 +334,37 @@ struct Otf2RankReader::Impl {
     const auto sent = static_cast<std::int64_t>(e.sent), received = static_cast<std::int64_t>(e.received);
     const auto share = static_cast<std::int64_t>(e.sent / N);
     switch (e.op) {
-      case OTF2_COLLECTIVE_OP_BARRIER: break;
-      case OTF2_COLLECTIVE_OP_BCAST: a.kind = TiKind::Bcast; a.count = received; break;
-      case OTF2_COLLECTIVE_OP_REDUCE: a.kind = TiKind::Reduce; a.count = sent; break;
-      case OTF2_COLLECTIVE_OP_ALLREDUCE: a.kind = TiKind::Allreduce; a.count = share; break;
+      case OTF2_COLLECTIVE_OP_BARRIER:
+        break;
+      case OTF2_COLLECTIVE_OP_BCAST:
+        a.kind = TiKind::Bcast;
+        a.count = received;
+        break;
+      case OTF2_COLLECTIVE_OP_REDUCE:
+        a.kind = TiKind::Reduce;
+        a.count = sent;
+        break;
+      case OTF2_COLLECTIVE_OP_ALLREDUCE:
+        a.kind = TiKind::Allreduce;
+        a.count = share;
+        break;
       case OTF2_COLLECTIVE_OP_ALLTOALL:
         a.kind = TiKind::Alltoall;
         a.send_count = share;
         a.recv_count = static_cast<std::int64_t>(e.received / N);
         break;
-      case OTF2_COLLECTIVE_OP_ALLGATHER: a.kind = TiKind::Allgather; a.send_count = a.recv_count = share; break;
-      case OTF2_COLLECTIVE_OP_GATHER: a.kind = TiKind::Gather; a.send_count = a.recv_count = sent; break;
-      case OTF2_COLLECTIVE_OP_SCATTER: a.kind = TiKind::Scatter; a.send_count = a.recv_count = received; break;
+      case OTF2_COLLECTIVE_OP_ALLGATHER:
+        a.kind = TiKind::Allgather;
+        a.send_count = a.recv_count = share;
+        break;
+      case OTF2_COLLECTIVE_OP_GATHER:
+        a.kind = TiKind::Gather;
+        a.send_count = a.recv_count = sent;
+        break;
+      case OTF2_COLLECTIVE_OP_SCATTER:
+        a.kind = TiKind::Scatter;
+        a.send_count = a.recv_count = received;
+        break;
       case OTF2_COLLECTIVE_OP_GATHERV:
         a.kind = TiKind::Gatherv;
         a.send_count = sent;
@@ -363,7 +394,8 @@ struct Otf2RankReader::Impl {
         a.recv_counts = each(share);
         break;
       default:
-        fail(fmt::format("collective operation {} (scan, exscan, alltoallw) cannot be replayed", static_cast<int>(e.op)));
+        fail(fmt::format("collective operation {} (scan, exscan, alltoallw) cannot be replayed",
+                         static_cast<int>(e.op)));
     }
     out.push_back(a);
   }
@@ -375,8 +407,12 @@ struct Otf2RankReader::Impl {
       last_leave = e.time;  // computation counts from the rank's first event
     }
     switch (e.type) {
-      case EventType::Enter: enter(e); break;
-      case EventType::Leave: leave(e); break;
+      case EventType::Enter:
+        enter(e);
+        break;
+      case EventType::Leave:
+        leave(e);
+        break;
       case EventType::Send: {
         require_region("MpiSend");
         TiAction a = message(TiKind::Isend, e.peer, e.comm, e.tag, e.length);
@@ -397,14 +433,22 @@ struct Otf2RankReader::Impl {
         requests[e.request] = Key{local_rank(a.comm), a.peer, a.tag, a.comm};
         break;
       }
-      case EventType::IrecvRequest: irecv_request(e); break;
+      case EventType::IrecvRequest:
+        irecv_request(e);
+        break;
       case EventType::IsendComplete:
-      case EventType::Irecv: wait_for(take_request(e.request)); break;
+      case EventType::Irecv:
+        wait_for(take_request(e.request));
+        break;
       case EventType::Test:
         if (auto it = requests.find(e.request); it != requests.end()) wait_for(it->second, TiKind::Test);
         break;
-      case EventType::Cancelled: requests.erase(e.request); break;
-      case EventType::Collective: collective(e); break;
+      case EventType::Cancelled:
+        requests.erase(e.request);
+        break;
+      case EventType::Collective:
+        collective(e);
+        break;
     }
   }
 };
@@ -425,13 +469,14 @@ OTF2_CallbackCode ev_region(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* 
 
 RawEvent message_event(EventType type, OTF2_TimeStamp t, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
                        uint64_t length, uint64_t request) {
-  return RawEvent{.type = type, .time = t, .peer = peer, .comm = comm, .tag = tag, .length = length, .request = request};
+  return RawEvent{
+      .type = type, .time = t, .peer = peer, .comm = comm, .tag = tag, .length = length, .request = request};
 }
 
 // MPI_Send and MPI_Recv.
 template <EventType type>
-OTF2_CallbackCode ev_blocking(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*,
-                              uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t length) {
+OTF2_CallbackCode ev_blocking(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* d, OTF2_AttributeList*, uint32_t peer,
+                              OTF2_CommRef comm, uint32_t tag, uint64_t length) {
   self(d).push(message_event(type, t, peer, comm, tag, length, 0));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -521,7 +566,8 @@ std::optional<TiAction> Otf2RankReader::next() {
 }
 
 SourceLocation Otf2RankReader::where() const {
-  return SourceLocation{fmt::format("{} (rank {})", impl_->defs.path, impl_->rank), static_cast<int>(impl_->current), 0};
+  return SourceLocation{fmt::format("{} (rank {})", impl_->defs.path, impl_->rank), static_cast<int>(impl_->current),
+                        0};
 }
 
 }  // namespace contend

@@ -1,11 +1,12 @@
 #include "traces/formats/ti_trace.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fmt/format.h>
 #include <sstream>
 #include <utility>
 
@@ -23,25 +24,42 @@ struct KindName {
 };
 
 constexpr std::array kKindNames{
-    KindName{TiKind::Init, "init"},           KindName{TiKind::Finalize, "finalize"},
-    KindName{TiKind::Send, "send"},           KindName{TiKind::Isend, "isend"},
-    KindName{TiKind::Recv, "recv"},           KindName{TiKind::Irecv, "irecv"},
-    KindName{TiKind::Test, "test"},           KindName{TiKind::Wait, "wait"},
-    KindName{TiKind::Waitall, "waitall"},     KindName{TiKind::Compute, "compute"},
-    KindName{TiKind::Sleep, "sleep"},         KindName{TiKind::Barrier, "barrier"},
-    KindName{TiKind::Bcast, "bcast"},         KindName{TiKind::Reduce, "reduce"},
-    KindName{TiKind::Allreduce, "allreduce"}, KindName{TiKind::Alltoall, "alltoall"},
-    KindName{TiKind::Alltoallv, "alltoallv"}, KindName{TiKind::Gather, "gather"},
-    KindName{TiKind::Gatherv, "gatherv"},     KindName{TiKind::Scatter, "scatter"},
-    KindName{TiKind::Scatterv, "scatterv"},   KindName{TiKind::Allgather, "allgather"},
-    KindName{TiKind::Allgatherv, "allgatherv"}, KindName{TiKind::ReduceScatter, "reducescatter"},
-    KindName{TiKind::CommSize, "comm_size"},  KindName{TiKind::CommSplit, "comm_split"},
+    KindName{TiKind::Init, "init"},
+    KindName{TiKind::Finalize, "finalize"},
+    KindName{TiKind::Send, "send"},
+    KindName{TiKind::Isend, "isend"},
+    KindName{TiKind::Recv, "recv"},
+    KindName{TiKind::Irecv, "irecv"},
+    KindName{TiKind::Test, "test"},
+    KindName{TiKind::Wait, "wait"},
+    KindName{TiKind::Waitall, "waitall"},
+    KindName{TiKind::Compute, "compute"},
+    KindName{TiKind::Sleep, "sleep"},
+    KindName{TiKind::Barrier, "barrier"},
+    KindName{TiKind::Bcast, "bcast"},
+    KindName{TiKind::Reduce, "reduce"},
+    KindName{TiKind::Allreduce, "allreduce"},
+    KindName{TiKind::Alltoall, "alltoall"},
+    KindName{TiKind::Alltoallv, "alltoallv"},
+    KindName{TiKind::Gather, "gather"},
+    KindName{TiKind::Gatherv, "gatherv"},
+    KindName{TiKind::Scatter, "scatter"},
+    KindName{TiKind::Scatterv, "scatterv"},
+    KindName{TiKind::Allgather, "allgather"},
+    KindName{TiKind::Allgatherv, "allgatherv"},
+    KindName{TiKind::ReduceScatter, "reducescatter"},
+    KindName{TiKind::CommSize, "comm_size"},
+    KindName{TiKind::CommSplit, "comm_split"},
     KindName{TiKind::CommDup, "comm_dup"},
     // What else SimGrid 3.32's tracer writes (smpi_pmpi_request.cpp).
-    KindName{TiKind::SendRecv, "sendRecv"},   KindName{TiKind::Send, "Ssend"},
-    KindName{TiKind::Send, "bsend"},          KindName{TiKind::Isend, "ISsend"},
-    KindName{TiKind::Isend, "ibsend"},        KindName{TiKind::WaitAny, "waitAny"},
-    KindName{TiKind::TestAny, "testany"},     KindName{TiKind::TestAll, "testall"},
+    KindName{TiKind::SendRecv, "sendRecv"},
+    KindName{TiKind::Send, "Ssend"},
+    KindName{TiKind::Send, "bsend"},
+    KindName{TiKind::Isend, "ISsend"},
+    KindName{TiKind::Isend, "ibsend"},
+    KindName{TiKind::WaitAny, "waitAny"},
+    KindName{TiKind::TestAny, "testany"},
+    KindName{TiKind::TestAll, "testall"},
     KindName{TiKind::TestSome, "testsome"},
 };
 
@@ -49,12 +67,12 @@ constexpr std::array kKindNames{
 // sizeof of the C type SimGrid declares for it (e.g. MPI_INTEGER1 is an int
 // there, MPI_COMPLEX32 a pair of doubles).
 constexpr std::array<int, 60> kSimgridTypeSizes{
-    8,  4,  1,  2,  8,  4,  1,  8,  1,  1,   // 0 double .. 9 unsigned char
-    2,  4,  8,  8,  16, 4,  1,  1,  2,  4,   // 10 unsigned short .. 19 int32_t
-    8,  1,  2,  4,  8,  8,  16, 32, 8,  8,   // 20 int64_t .. 29 offset
-    8,  16, 16, 8,  8,  8,  16, 16, 4,  4,   // 30 float_int .. 39 real4
-    8,  16, 8,  16, 16, 4,  2,  4,  8,  16,  // 40 real8 .. 49 integer16
-    32, 1,  8,  16, 32, 0,  0,  1,  8,  8,   // 50 long_double_int .. 59 count
+    8,  4,  1,  2,  8,  4, 1,  8,  1, 1,   // 0 double .. 9 unsigned char
+    2,  4,  8,  8,  16, 4, 1,  1,  2, 4,   // 10 unsigned short .. 19 int32_t
+    8,  1,  2,  4,  8,  8, 16, 32, 8, 8,   // 20 int64_t .. 29 offset
+    8,  16, 16, 8,  8,  8, 16, 16, 4, 4,   // 30 float_int .. 39 real4
+    8,  16, 8,  16, 16, 4, 2,  4,  8, 16,  // 40 real8 .. 49 integer16
+    32, 1,  8,  16, 32, 0, 0,  1,  8, 8,   // 50 long_double_int .. 59 count
 };
 
 // Field readers with errors that point at the field.
@@ -361,9 +379,10 @@ std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& 
   int size = world;
   if (comm != 0) {
     const auto known = comm_size ? comm_size(comm) : std::nullopt;
-    if (!known) probe.fail(last_field, fmt::format("communicator {} was not created on this rank (by comm_split "
-                                                      "or comm_dup) before this line",
-                                                      comm));
+    if (!known)
+      probe.fail(last_field, fmt::format("communicator {} was not created on this rank (by comm_split "
+                                         "or comm_dup) before this line",
+                                         comm));
     size = *known;
   }
   parse_arguments(action, f, size);
@@ -513,9 +532,10 @@ std::string resolve_rank_file(const std::string& index, const std::string& name,
   for (const auto& c : candidates) {
     if (fs::is_regular_file(c)) return c.string();
   }
-  throw Error(SourceLocation{index, line, 1},
-              fmt::format("rank file '{}' not found (looked in {}, the current directory and {})", name,
-                          dir.empty() ? "." : dir.string(), (dir / (fs::path(index).filename().string() + "_files")).string()));
+  throw Error(
+      SourceLocation{index, line, 1},
+      fmt::format("rank file '{}' not found (looked in {}, the current directory and {})", name,
+                  dir.empty() ? "." : dir.string(), (dir / (fs::path(index).filename().string() + "_files")).string()));
 }
 
 // Cheap test before parsing a line of a single-file trace: most lines belong

@@ -53,13 +53,38 @@
 namespace contend {
 
 enum class TiKind : std::uint8_t {
-  Init, Finalize,
-  Send, Isend, Recv, Irecv, Test, Wait, Waitall,
-  Compute, Sleep,
-  Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Gather, Gatherv, Scatter, Scatterv,
-  Allgather, Allgatherv, ReduceScatter,
-  CommSize, CommSplit, CommDup,
-  SendRecv, WaitAny, TestAny, TestAll, TestSome,
+  Init,
+  Finalize,
+  Send,
+  Isend,
+  Recv,
+  Irecv,
+  Test,
+  Wait,
+  Waitall,
+  Compute,
+  Sleep,
+  Barrier,
+  Bcast,
+  Reduce,
+  Allreduce,
+  Alltoall,
+  Alltoallv,
+  Gather,
+  Gatherv,
+  Scatter,
+  Scatterv,
+  Allgather,
+  Allgatherv,
+  ReduceScatter,
+  CommSize,
+  CommSplit,
+  CommDup,
+  SendRecv,
+  WaitAny,
+  TestAny,
+  TestAll,
+  TestSome,
 };
 
 // The action's name in traces, e.g. "reducescatter" (the one contend writes).
@@ -81,15 +106,15 @@ struct TiAction {
   std::int64_t count = 0;
   std::int64_t send_count = 0, recv_count = 0;
   std::vector<std::int64_t> send_counts, recv_counts;
-  double amount = 0;  // compute and reduction flops, sleep seconds, waitall N
+  double amount = 0;        // compute and reduction flops, sleep seconds, waitall N
   bool in_seconds = false;  // compute: `amount` is seconds at the core's speed (OTF2 gaps), not flops
   // OTF2 v-collectives: receive counts OTF2 does not know are kOtf2AnySize
   // (accept any size); this is the rank's total received bytes, their bound.
   std::int64_t receive_bound = 0;
   int root = 0;
-  std::string datatype1, datatype2;  // SimGrid ids as written ("" = absent)
-  int comm = 0;                      // contend extension; 0 = MPI_COMM_WORLD
-  std::string layout;                // contend extension: `type=vector:C,B,S:BASE` of a p2p message
+  std::string datatype1, datatype2;    // SimGrid ids as written ("" = absent)
+  int comm = 0;                        // contend extension; 0 = MPI_COMM_WORLD
+  std::string layout;                  // contend extension: `type=vector:C,B,S:BASE` of a p2p message
   int color = 0, key = 0, parent = 0;  // comm_split / comm_dup
   bool init_has_argument = false;      // init: `0 init 1` selects MPI_DOUBLE as default type
 };

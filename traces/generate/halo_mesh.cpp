@@ -53,7 +53,8 @@ std::vector<char> outline(const Grid& g, const HaloMeshOptions& o, std::mt19937_
       field[static_cast<std::size_t>(j) * g.nx + i] = f;
     }
   auto sorted = field;
-  const auto cut = static_cast<std::size_t>(std::clamp(o.inactive_fraction, 0.0, 0.95) * static_cast<double>(sorted.size()));
+  const auto cut =
+      static_cast<std::size_t>(std::clamp(o.inactive_fraction, 0.0, 0.95) * static_cast<double>(sorted.size()));
   std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(cut), sorted.end());
   const double threshold = sorted[cut];
   std::vector<char> inside(field.size());
@@ -171,16 +172,17 @@ ManyPairPattern generate_halo_pattern(const HaloMeshOptions& o, HaloMeshStats* s
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED] = static_cast<idx_t>(o.seed % 1000003);
     options[METIS_OPTION_NUMBERING] = 0;
-    const int status = METIS_PartGraphKway(&nvtxs, &ncon, graph.xadj.data(), graph.adjncy.data(), nullptr, nullptr,
-                                           graph.adjwgt.data(), &nparts, nullptr, nullptr, options, &edge_cut,
-                                           part.data());
+    const int status =
+        METIS_PartGraphKway(&nvtxs, &ncon, graph.xadj.data(), graph.adjncy.data(), nullptr, nullptr,
+                            graph.adjwgt.data(), &nparts, nullptr, nullptr, options, &edge_cut, part.data());
     if (status != METIS_OK) throw Error("METIS failed to partition the mesh (status " + std::to_string(status) + ")");
   }
 
   // Halo: for every part q, the cells of other parts within `overlap`
   // connections of q's cells are q's ghosts; their owners send them to q.
   std::vector<std::vector<long long>> cells_of(static_cast<std::size_t>(o.parts));
-  for (long long c = 0; c < active; ++c) cells_of[static_cast<std::size_t>(part[static_cast<std::size_t>(c)])].push_back(c);
+  for (long long c = 0; c < active; ++c)
+    cells_of[static_cast<std::size_t>(part[static_cast<std::size_t>(c)])].push_back(c);
   std::vector<int> ghost_mark(static_cast<std::size_t>(active), -1);
   std::vector<int> visit_mark(static_cast<std::size_t>(active), -1);
   std::vector<long long> frontier, next;
@@ -197,7 +199,8 @@ ManyPairPattern generate_halo_pattern(const HaloMeshOptions& o, HaloMeshStats* s
       for (int hop = 0; hop < o.overlap; ++hop) {
         next.clear();
         for (long long c : frontier) {
-          for (idx_t e = graph.xadj[static_cast<std::size_t>(c)]; e < graph.xadj[static_cast<std::size_t>(c) + 1]; ++e) {
+          for (idx_t e = graph.xadj[static_cast<std::size_t>(c)]; e < graph.xadj[static_cast<std::size_t>(c) + 1];
+               ++e) {
             const long long n = graph.adjncy[static_cast<std::size_t>(e)];
             if (visit_mark[static_cast<std::size_t>(n)] == visit_stamp) continue;
             visit_mark[static_cast<std::size_t>(n)] = visit_stamp;

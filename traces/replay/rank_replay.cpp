@@ -1,8 +1,9 @@
 #include "traces/replay/rank_replay.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <deque>
-#include <fmt/format.h>
 #include <tuple>
 
 #include "sim/engine/mpi.hpp"
@@ -49,20 +50,34 @@ std::vector<std::uint64_t> scaled(const std::vector<std::int64_t>& counts, std::
 std::optional<coll::CollectiveOp> collective_op(TiKind k) {
   using coll::CollectiveOp;
   switch (k) {
-    case TiKind::Barrier: return CollectiveOp::barrier;
-    case TiKind::Bcast: return CollectiveOp::bcast;
-    case TiKind::Reduce: return CollectiveOp::reduce;
-    case TiKind::Allreduce: return CollectiveOp::allreduce;
-    case TiKind::Alltoall: return CollectiveOp::alltoall;
-    case TiKind::Alltoallv: return CollectiveOp::alltoallv;
-    case TiKind::Gather: return CollectiveOp::gather;
-    case TiKind::Gatherv: return CollectiveOp::gatherv;
-    case TiKind::Scatter: return CollectiveOp::scatter;
-    case TiKind::Scatterv: return CollectiveOp::scatterv;
-    case TiKind::Allgather: return CollectiveOp::allgather;
-    case TiKind::Allgatherv: return CollectiveOp::allgatherv;
-    case TiKind::ReduceScatter: return CollectiveOp::reduce_scatter;
-    default: return std::nullopt;
+    case TiKind::Barrier:
+      return CollectiveOp::barrier;
+    case TiKind::Bcast:
+      return CollectiveOp::bcast;
+    case TiKind::Reduce:
+      return CollectiveOp::reduce;
+    case TiKind::Allreduce:
+      return CollectiveOp::allreduce;
+    case TiKind::Alltoall:
+      return CollectiveOp::alltoall;
+    case TiKind::Alltoallv:
+      return CollectiveOp::alltoallv;
+    case TiKind::Gather:
+      return CollectiveOp::gather;
+    case TiKind::Gatherv:
+      return CollectiveOp::gatherv;
+    case TiKind::Scatter:
+      return CollectiveOp::scatter;
+    case TiKind::Scatterv:
+      return CollectiveOp::scatterv;
+    case TiKind::Allgather:
+      return CollectiveOp::allgather;
+    case TiKind::Allgatherv:
+      return CollectiveOp::allgatherv;
+    case TiKind::ReduceScatter:
+      return CollectiveOp::reduce_scatter;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -89,10 +104,14 @@ coll::CollectiveCall collective_call(const TiAction& a, const coll::Communicator
   switch (a.kind) {
     case TiKind::Bcast:
     case TiKind::Reduce:
-    case TiKind::Allreduce: call.bytes = bytes(a.count, size1); break;
+    case TiKind::Allreduce:
+      call.bytes = bytes(a.count, size1);
+      break;
     case TiKind::Alltoall:
     case TiKind::Gather:
-    case TiKind::Allgather: call.bytes = bytes(a.send_count, size1); break;
+    case TiKind::Allgather:
+      call.bytes = bytes(a.send_count, size1);
+      break;
     case TiKind::Scatter:
       call.bytes = bytes(a.recv_count, size2);
       call.element_bytes = size2;
@@ -113,8 +132,11 @@ coll::CollectiveCall collective_call(const TiAction& a, const coll::Communicator
       call.send_counts = scaled(a.send_counts, size1);
       call.recv_counts = scaled(a.recv_counts, size2);
       break;
-    case TiKind::ReduceScatter: call.counts = scaled(a.recv_counts, size1); break;
-    default: break;  // barrier: nothing to move
+    case TiKind::ReduceScatter:
+      call.counts = scaled(a.recv_counts, size1);
+      break;
+    default:
+      break;  // barrier: nothing to move
   }
   return call;
 }
@@ -232,10 +254,17 @@ class RankReplay {
     const std::uint64_t size = bytes(a.count, a.datatype1);
     const int tag = a.tag < 0 ? Mpi::kAnyTag : a.tag;
     switch (a.kind) {
-      case TiKind::Send: mpi_.wait(mpi_.isend(peer, size, tag, c.context, layout(a))); break;
-      case TiKind::Isend: requests_.add({c.local_rank, a.peer, a.tag, a.comm}, mpi_.isend(peer, size, tag, c.context, layout(a))); break;
-      case TiKind::Recv: mpi_.wait(mpi_.irecv(peer, size, tag, c.context, layout(a))); break;
-      default: requests_.add({a.peer, c.local_rank, a.tag, a.comm}, mpi_.irecv(peer, size, tag, c.context, layout(a)));
+      case TiKind::Send:
+        mpi_.wait(mpi_.isend(peer, size, tag, c.context, layout(a)));
+        break;
+      case TiKind::Isend:
+        requests_.add({c.local_rank, a.peer, a.tag, a.comm}, mpi_.isend(peer, size, tag, c.context, layout(a)));
+        break;
+      case TiKind::Recv:
+        mpi_.wait(mpi_.irecv(peer, size, tag, c.context, layout(a)));
+        break;
+      default:
+        requests_.add({a.peer, c.local_rank, a.tag, a.comm}, mpi_.irecv(peer, size, tag, c.context, layout(a)));
     }
   }
 
@@ -262,8 +291,7 @@ class RankReplay {
   void send_receive(const TiAction& a) {
     const coll::Communicator& c = comm(a.comm);
     const RequestId sent = mpi_.isend(world_peer(c, a.dst), bytes(a.send_count, a.datatype1), 0, c.context);
-    const RequestId received =
-        mpi_.irecv(world_peer(c, a.src), bytes(a.recv_count, a.datatype2), 0, c.context);
+    const RequestId received = mpi_.irecv(world_peer(c, a.src), bytes(a.recv_count, a.datatype2), 0, c.context);
     mpi_.waitall({sent, received});
   }
 
@@ -314,12 +342,27 @@ class RankReplay {
   void perform(const TiAction& a) {
     if (collective_op(a.kind)) return collective(a);
     switch (a.kind) {
-      case TiKind::Init: default_is_double_ = a.init_has_argument; break;
-      case TiKind::Finalize: case TiKind::CommSize: break;
-      case TiKind::Send: case TiKind::Isend: case TiKind::Recv: case TiKind::Irecv: point_to_point(a); break;
-      case TiKind::Wait: wait(a); break;
-      case TiKind::Test: test(a); break;
-      case TiKind::Waitall: mpi_.waitall(requests_.take_all()); break;
+      case TiKind::Init:
+        default_is_double_ = a.init_has_argument;
+        break;
+      case TiKind::Finalize:
+      case TiKind::CommSize:
+        break;
+      case TiKind::Send:
+      case TiKind::Isend:
+      case TiKind::Recv:
+      case TiKind::Irecv:
+        point_to_point(a);
+        break;
+      case TiKind::Wait:
+        wait(a);
+        break;
+      case TiKind::Test:
+        test(a);
+        break;
+      case TiKind::Waitall:
+        mpi_.waitall(requests_.take_all());
+        break;
       case TiKind::Compute:
         if (a.in_seconds) {
           mpi_.compute_seconds(a.amount);
@@ -327,15 +370,27 @@ class RankReplay {
           mpi_.compute(a.amount);
         }
         break;
-      case TiKind::Sleep: mpi_.sleep(a.amount); break;
-      case TiKind::SendRecv: send_receive(a); break;
+      case TiKind::Sleep:
+        mpi_.sleep(a.amount);
+        break;
+      case TiKind::SendRecv:
+        send_receive(a);
+        break;
       case TiKind::WaitAny:
         if (auto id = requests_.pop_oldest(); id && *id) mpi_.wait(**id);
         break;
-      case TiKind::TestAny: case TiKind::TestAll: case TiKind::TestSome: break;  // SimGrid names no request
-      case TiKind::CommSplit: split(a); break;
-      case TiKind::CommDup: dup(a); break;
-      default: fail(fmt::format("'{}' cannot be replayed", ti_kind_name(a.kind)));
+      case TiKind::TestAny:
+      case TiKind::TestAll:
+      case TiKind::TestSome:
+        break;  // SimGrid names no request
+      case TiKind::CommSplit:
+        split(a);
+        break;
+      case TiKind::CommDup:
+        dup(a);
+        break;
+      default:
+        fail(fmt::format("'{}' cannot be replayed", ti_kind_name(a.kind)));
     }
   }
 

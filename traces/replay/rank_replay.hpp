@@ -62,8 +62,7 @@ class ReplayShared {
 };
 
 // Runs `mpi.rank()`'s actions from `source` to the end.
-void replay_rank(Mpi& mpi, ActionSource& source, ReplayShared& shared,
-                 const PredefinedCommunicators& predefined = {});
+void replay_rank(Mpi& mpi, ActionSource& source, ReplayShared& shared, const PredefinedCommunicators& predefined = {});
 
 // The collective call a TI collective line stands for, on `comm`
 // (bytes from counts and datatypes; see ti_trace.hpp for the lines).

@@ -156,13 +156,16 @@ int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, M
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  const int rc = traced("MPI_Recv", CallKind::Blocking, [&] { return PMPI_Recv(buf, count, type, source, tag, comm, status); });
-  if (T().records(comm)) point_to_point("recv", source == MPI_ANY_SOURCE ? -1 : source, tag == MPI_ANY_TAG ? -1 : tag, count, type, comm);
+  const int rc =
+      traced("MPI_Recv", CallKind::Blocking, [&] { return PMPI_Recv(buf, count, type, source, tag, comm, status); });
+  if (T().records(comm))
+    point_to_point("recv", source == MPI_ANY_SOURCE ? -1 : source, tag == MPI_ANY_TAG ? -1 : tag, count, type, comm);
   return rc;
 }
 
 int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
-  const int rc = traced("MPI_Isend", CallKind::Nonblocking, [&] { return PMPI_Isend(buf, count, type, dest, tag, comm, request); });
+  const int rc = traced("MPI_Isend", CallKind::Nonblocking,
+                        [&] { return PMPI_Isend(buf, count, type, dest, tag, comm, request); });
   if (T().records(comm)) {
     point_to_point("isend", dest, tag, count, type, comm);
     remember(*request, comm_rank(comm), dest, tag, comm);
@@ -171,7 +174,8 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
 }
 
 int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
-  const int rc = traced("MPI_Irecv", CallKind::Nonblocking, [&] { return PMPI_Irecv(buf, count, type, source, tag, comm, request); });
+  const int rc = traced("MPI_Irecv", CallKind::Nonblocking,
+                        [&] { return PMPI_Irecv(buf, count, type, source, tag, comm, request); });
   if (T().records(comm)) {
     const int src = source == MPI_ANY_SOURCE ? -1 : source;
     const int t = tag == MPI_ANY_TAG ? -1 : tag;
@@ -276,7 +280,8 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
 // ones found complete are forgotten (a later wait on them is not traced).
 int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   const std::vector<MPI_Request> before(requests, requests + count);
-  const int rc = traced("MPI_Testany", CallKind::Test, [&] { return PMPI_Testany(count, requests, index, flag, status); });
+  const int rc =
+      traced("MPI_Testany", CallKind::Test, [&] { return PMPI_Testany(count, requests, index, flag, status); });
   if (T().active()) {
     std::vector<bool> completed(before.size(), false);
     if (*flag && *index != MPI_UNDEFINED) completed[static_cast<std::size_t>(*index)] = true;
@@ -308,7 +313,8 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
-  const int rc = traced("MPI_Reduce", CallKind::Blocking, [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); });
+  const int rc = traced("MPI_Reduce", CallKind::Blocking,
+                        [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); });
   if (T().records(comm)) {
     const Elements e = T().elements(count, type);
     T().line("reduce " + s(e.count) + " 0 " + s(root) + " " + s(e.id) + T().comm_suffix(comm));
@@ -317,7 +323,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  const int rc = traced("MPI_Allreduce", CallKind::Blocking, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); });
+  const int rc = traced("MPI_Allreduce", CallKind::Blocking,
+                        [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); });
   if (T().records(comm)) {
     const Elements e = T().elements(count, type);
     T().line("allreduce " + s(e.count) + " 0 " + s(e.id) + T().comm_suffix(comm));

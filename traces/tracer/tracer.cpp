@@ -17,23 +17,40 @@ namespace {
 // MPI predefined datatypes and their SimGrid 3.32 ids (smpi_datatype.cpp).
 const std::vector<std::pair<MPI_Datatype, int>>& simgrid_ids() {
   static const std::vector<std::pair<MPI_Datatype, int>> ids = {
-      {MPI_DOUBLE, 0},          {MPI_INT, 1},
-      {MPI_CHAR, 2},            {MPI_SHORT, 3},
-      {MPI_LONG, 4},            {MPI_FLOAT, 5},
-      {MPI_BYTE, 6},            {MPI_LONG_LONG, 7},
-      {MPI_SIGNED_CHAR, 8},     {MPI_UNSIGNED_CHAR, 9},
-      {MPI_UNSIGNED_SHORT, 10}, {MPI_UNSIGNED, 11},
-      {MPI_UNSIGNED_LONG, 12},  {MPI_UNSIGNED_LONG_LONG, 13},
-      {MPI_LONG_DOUBLE, 14},    {MPI_WCHAR, 15},
-      {MPI_C_BOOL, 16},         {MPI_INT8_T, 17},
-      {MPI_INT16_T, 18},        {MPI_INT32_T, 19},
-      {MPI_INT64_T, 20},        {MPI_UINT8_T, 21},
-      {MPI_UINT16_T, 22},       {MPI_UINT32_T, 23},
-      {MPI_UINT64_T, 24},       {MPI_C_FLOAT_COMPLEX, 25},
-      {MPI_C_DOUBLE_COMPLEX, 26}, {MPI_AINT, 28},
-      {MPI_OFFSET, 29},         {MPI_FLOAT_INT, 30},
-      {MPI_LONG_INT, 31},       {MPI_DOUBLE_INT, 32},
-      {MPI_SHORT_INT, 33},      {MPI_2INT, 34},
+      {MPI_DOUBLE, 0},
+      {MPI_INT, 1},
+      {MPI_CHAR, 2},
+      {MPI_SHORT, 3},
+      {MPI_LONG, 4},
+      {MPI_FLOAT, 5},
+      {MPI_BYTE, 6},
+      {MPI_LONG_LONG, 7},
+      {MPI_SIGNED_CHAR, 8},
+      {MPI_UNSIGNED_CHAR, 9},
+      {MPI_UNSIGNED_SHORT, 10},
+      {MPI_UNSIGNED, 11},
+      {MPI_UNSIGNED_LONG, 12},
+      {MPI_UNSIGNED_LONG_LONG, 13},
+      {MPI_LONG_DOUBLE, 14},
+      {MPI_WCHAR, 15},
+      {MPI_C_BOOL, 16},
+      {MPI_INT8_T, 17},
+      {MPI_INT16_T, 18},
+      {MPI_INT32_T, 19},
+      {MPI_INT64_T, 20},
+      {MPI_UINT8_T, 21},
+      {MPI_UINT16_T, 22},
+      {MPI_UINT32_T, 23},
+      {MPI_UINT64_T, 24},
+      {MPI_C_FLOAT_COMPLEX, 25},
+      {MPI_C_DOUBLE_COMPLEX, 26},
+      {MPI_AINT, 28},
+      {MPI_OFFSET, 29},
+      {MPI_FLOAT_INT, 30},
+      {MPI_LONG_INT, 31},
+      {MPI_DOUBLE_INT, 32},
+      {MPI_SHORT_INT, 33},
+      {MPI_2INT, 34},
       {MPI_PACKED, 57},
   };
   return ids;
@@ -102,7 +119,8 @@ void Tracer::start(int world_rank) {
   if (const char* speed = std::getenv("CONTEND_TRACE_SPEED")) {
     char* end = nullptr;
     speed_ = std::strtod(speed, &end);
-    if (end == speed || *end != '\0' || !(speed_ > 0)) die(std::string("CONTEND_TRACE_SPEED: expected flop/s > 0, got '") + speed + "'");
+    if (end == speed || *end != '\0' || !(speed_ > 0))
+      die(std::string("CONTEND_TRACE_SPEED: expected flop/s > 0, got '") + speed + "'");
   }
   make_directory(dir_);
   trace_.open(dir_ + "/rank-" + std::to_string(rank_) + ".txt");
@@ -129,11 +147,21 @@ void Tracer::end(const char* call, CallKind kind) {
                 number(gap_before_) + "\n");
   mpi_ += duration;
   switch (kind) {
-    case CallKind::Nonblocking: nonblocking_.add(duration); break;
-    case CallKind::Test: test_.add(duration); break;
-    case CallKind::Wait: wait_.add(duration); break;
-    case CallKind::Blocking: blocking_.add(duration); break;
-    case CallKind::Other: other_.add(duration); break;
+    case CallKind::Nonblocking:
+      nonblocking_.add(duration);
+      break;
+    case CallKind::Test:
+      test_.add(duration);
+      break;
+    case CallKind::Wait:
+      wait_.add(duration);
+      break;
+    case CallKind::Blocking:
+      blocking_.add(duration);
+      break;
+    case CallKind::Other:
+      other_.add(duration);
+      break;
   }
   last_exit_ = now();  // the tracer's own bookkeeping is neither computation nor MPI
 }
@@ -252,8 +280,9 @@ void Tracer::finish() {
   PMPI_Gather(host.data(), kHostChars, MPI_CHAR, hosts.data(), kHostChars, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (rank_ != 0) return;
   std::string index, profile, measured;
-  profile = "rank,t_noprogress,t_comp,n_nonblocking,t_min_nonblocking,n_test,t_min_test,n_wait,t_min_wait,"
-            "n_blocking,t_blocking,t_other,t_mpi\n";
+  profile =
+      "rank,t_noprogress,t_comp,n_nonblocking,t_min_nonblocking,n_test,t_min_test,n_wait,t_min_wait,"
+      "n_blocking,t_blocking,t_other,t_mpi\n";
   measured = "rank,time,mpi_time,comp_time,host\n";
   for (int r = 0; r < world_; ++r) {
     const double* v = rows.data() + static_cast<std::size_t>(r) * row.size();

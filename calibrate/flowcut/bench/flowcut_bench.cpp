@@ -95,7 +95,8 @@ std::vector<std::pair<int, double>> run_once(const ConflictRun& run, int rank, s
     int index = 0;
     MPI_Waitany(static_cast<int>(requests.size()), requests.data(), &index, MPI_STATUS_IGNORE);
     const double now = MPI_Wtime();
-    if (flow_of[static_cast<std::size_t>(index)] >= 0) times.emplace_back(flow_of[static_cast<std::size_t>(index)], now - start);
+    if (flow_of[static_cast<std::size_t>(index)] >= 0)
+      times.emplace_back(flow_of[static_cast<std::size_t>(index)], now - start);
   }
   sleepy_barrier();
   return times;
@@ -168,8 +169,7 @@ int main(int argc, char** argv) {
         total += counts[static_cast<std::size_t>(r)];
       }
       std::vector<double> all(static_cast<std::size_t>(std::max(total, 1)));
-      MPI_Gatherv(flat.data(), n, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0,
-                  MPI_COMM_WORLD);
+      MPI_Gatherv(flat.data(), n, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
       if (rank != 0 || rep < 0) continue;
       for (int i = 0; i + 1 < total; i += 2) {
         const auto flow = static_cast<std::size_t>(all[static_cast<std::size_t>(i)]);

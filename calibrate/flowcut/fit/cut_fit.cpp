@@ -57,7 +57,8 @@ std::pair<double, double> ordered_cuts(double x, double y, double tau) {
 }  // namespace
 
 std::vector<RawTime> read_raw_csv(const std::string& path) {
-  const CsvFile csv = CsvFile::read(path, CsvColumns{.required = {"conflict", "repetition", "flow", "src", "dst", "bytes", "seconds"}});
+  const CsvFile csv =
+      CsvFile::read(path, CsvColumns{.required = {"conflict", "repetition", "flow", "src", "dst", "bytes", "seconds"}});
   std::vector<RawTime> out;
   for (const auto& row : csv.rows()) {
     RawTime r;
@@ -86,7 +87,8 @@ Calibration fit_calibration(const std::vector<RawTime>& raw) {
   if (latency == raw.end()) throw Error("flowcut calibration: the raw times lack the 1-byte latency");
   c.latency = latency->seconds;
   std::vector<RawTime> timed;
-  std::copy_if(raw.begin(), raw.end(), std::back_inserter(timed), [](const RawTime& r) { return r.conflict != "latency"; });
+  std::copy_if(raw.begin(), raw.end(), std::back_inserter(timed),
+               [](const RawTime& r) { return r.conflict != "latency"; });
   const FlowTimes t = median_times(timed, c.latency);
   c.tau = flows_of(t, "reference").at(0);
   if (c.tau <= 0) throw Error("flowcut calibration: the contention-free time is not above the latency");
@@ -100,8 +102,8 @@ Calibration fit_calibration(const std::vector<RawTime>& raw) {
   const auto [ia, ib] = cuts_of_two(std::min(income.at(0), income.at(1)), std::max(income.at(0), income.at(1)), c.tau);
   const double fast = (oa + ia) / 2, slow = (ob + ib) / 2;
   // Within 5%, the flows are taken as equal (the paper's (1, ..., 1)).
-  c.table.odd_conflicts = slow - fast <= 0.05 * (1 + slow) ? std::vector<double>{(fast + slow) / 2}
-                                                            : std::vector<double>{fast, slow};
+  c.table.odd_conflicts =
+      slow - fast <= 0.05 * (1 + slow) ? std::vector<double>{(fast + slow) / 2} : std::vector<double>{fast, slow};
   // Even chain 0 <- 1 -> 2 <- 3: the two ends, then the middle flow.
   const auto& even = flows_of(t, "even_chain");
   const auto [end_cut, middle_cut] = ordered_cuts((even.at(0) + even.at(2)) / 2, even.at(1), c.tau);
@@ -156,10 +158,12 @@ std::string update_platform_flowcut(const std::string& text, const std::string& 
 std::string cuts_csv(const Calibration& c) {
   const FlowCutTable& t = c.table;
   std::string out = "entry,value\n" + fmt::format("latency_s,{:.9g}\ntau_s,{:.9g}\n", c.latency, c.tau);
-  for (std::size_t i = 0; i < t.odd_conflicts.size(); ++i) out += fmt::format("odd_conflicts.{},{:.6g}\n", i, t.odd_conflicts[i]);
-  for (std::size_t i = 0; i < t.even_conflicts.size(); ++i) out += fmt::format("even_conflicts.{},{:.6g}\n", i, t.even_conflicts[i]);
-  out += fmt::format("incoming,{:.6g}\noutgoing,{:.6g}\ninclude,{:.6g}\nstart_end,{:.6g}\n", t.incoming, t.outgoing, t.include,
-                     t.start_end);
+  for (std::size_t i = 0; i < t.odd_conflicts.size(); ++i)
+    out += fmt::format("odd_conflicts.{},{:.6g}\n", i, t.odd_conflicts[i]);
+  for (std::size_t i = 0; i < t.even_conflicts.size(); ++i)
+    out += fmt::format("even_conflicts.{},{:.6g}\n", i, t.even_conflicts[i]);
+  out += fmt::format("incoming,{:.6g}\noutgoing,{:.6g}\ninclude,{:.6g}\nstart_end,{:.6g}\n", t.incoming, t.outgoing,
+                     t.include, t.start_end);
   return out;
 }
 

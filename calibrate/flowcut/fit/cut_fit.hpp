@@ -52,7 +52,8 @@ std::string flowcut_section(const Calibration& c, const std::string& source);
 // `yaml` (the file `name`) with its models.flowcut section replaced by
 // `section` (or added to `models:`, or a `models:` block appended):
 // YamlText::set_entry. Comments and the other sections are kept as they are.
-std::string replace_flowcut_section(const std::string& yaml, const std::string& section, const std::string& name = "platform");
+std::string replace_flowcut_section(const std::string& yaml, const std::string& section,
+                                    const std::string& name = "platform");
 
 // The section's source key when none is given: the benchmark's message and
 // repetitions, and the raw file.

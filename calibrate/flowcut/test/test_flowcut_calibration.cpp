@@ -1,7 +1,6 @@
 // The flowcut calibration's arithmetic (RR-5910 Sec. 6.1's linear equation)
 // and its rewriting of platform files.
 #include <boost/test/unit_test.hpp>
-
 #include <cstdio>
 #include <fstream>
 
@@ -19,9 +18,12 @@ namespace {
 // units of the data time tau, for each flow of conflicts.hpp.
 std::vector<RawTime> synthetic_raw(double latency, double tau) {
   const std::vector<std::pair<std::string, std::vector<double>>> runs = {
-      {"reference", {1}},           {"outgo", {2, 2}},
-      {"income", {2, 2}},           {"outgo_income", {1, 1.75}},
-      {"even_chain", {1.75, 2, 1.75}}, {"include", {2, 2, 1.5, 2, 2}},
+      {"reference", {1}},
+      {"outgo", {2, 2}},
+      {"income", {2, 2}},
+      {"outgo_income", {1, 1.75}},
+      {"even_chain", {1.75, 2, 1.75}},
+      {"include", {2, 2, 1.5, 2, 2}},
       {"start_end", {1, 1.75, 1}},
   };
   std::vector<RawTime> raw = {{"latency", 0, 0, 1, latency}};

@@ -36,8 +36,8 @@
 
 #include "calibrate/common/mpi_support.hpp"
 #include "calibrate/common/placement.hpp"
-#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/units.hpp"
 
 namespace {
@@ -70,7 +70,8 @@ struct Run {
 std::uint64_t parse_size_option(const std::string& text, const char* name) {
   const auto v = contend::units::parse_size(text);
   if (!v || *v == 0) {
-    throw contend::Error(std::string(name) + ": expected " + std::string(contend::units::kSizeHelp) + ", got '" + text + "'");
+    throw contend::Error(std::string(name) + ": expected " + std::string(contend::units::kSizeHelp) + ", got '" + text +
+                         "'");
   }
   return *v;
 }
@@ -80,7 +81,8 @@ std::vector<std::uint64_t> size_series(const Options& o) {
   const auto last = parse_size_option(o.max_size, "--max-size");
   if (last < first) throw contend::Error("--max-size is smaller than --min-size");
   if (o.factor <= 1) throw contend::Error("--factor must be above 1");
-  if (last > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) throw contend::Error("--max-size: at most 2 GiB - 1");
+  if (last > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    throw contend::Error("--max-size: at most 2 GiB - 1");
   std::vector<std::uint64_t> sizes;
   for (double s = static_cast<double>(first); s <= static_cast<double>(last) * (1 + 1e-12); s *= o.factor) {
     sizes.push_back(static_cast<std::uint64_t>(s));
@@ -106,18 +108,31 @@ double one_window(const Run& run, int rank, std::uint64_t size, std::vector<char
   const int count = static_cast<int>(size);
 
   MPI_Barrier(MPI_COMM_WORLD);
-  const double begin = run.common_clock ? contend::mpi_support::common_start(kStartMargin) : contend::mpi_support::monotonic_now();
+  const double begin =
+      run.common_clock ? contend::mpi_support::common_start(kStartMargin) : contend::mpi_support::monotonic_now();
   for (int i = 0; i < run.repeats; ++i) {
     char* s = send.data() + static_cast<std::size_t>(i) * size;
     char* r = recv.data() + static_cast<std::size_t>(i) * size;
     MPI_Request q;
     // Algorithm 1: the first half posts Isend then Irecv, the second half Irecv then Isend.
     if (first_half) {
-      if (sends) { MPI_Isend(s, count, MPI_BYTE, partner, i, MPI_COMM_WORLD, &q); requests.push_back(q); }
-      if (receives) { MPI_Irecv(r, count, MPI_BYTE, partner, i, MPI_COMM_WORLD, &q); requests.push_back(q); }
+      if (sends) {
+        MPI_Isend(s, count, MPI_BYTE, partner, i, MPI_COMM_WORLD, &q);
+        requests.push_back(q);
+      }
+      if (receives) {
+        MPI_Irecv(r, count, MPI_BYTE, partner, i, MPI_COMM_WORLD, &q);
+        requests.push_back(q);
+      }
     } else {
-      if (receives) { MPI_Irecv(r, count, MPI_BYTE, partner, i, MPI_COMM_WORLD, &q); requests.push_back(q); }
-      if (sends) { MPI_Isend(s, count, MPI_BYTE, partner, i, MPI_COMM_WORLD, &q); requests.push_back(q); }
+      if (receives) {
+        MPI_Irecv(r, count, MPI_BYTE, partner, i, MPI_COMM_WORLD, &q);
+        requests.push_back(q);
+      }
+      if (sends) {
+        MPI_Isend(s, count, MPI_BYTE, partner, i, MPI_COMM_WORLD, &q);
+        requests.push_back(q);
+      }
     }
   }
   MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
@@ -136,10 +151,13 @@ void write_header(std::ostream& out, const Run& run, const std::vector<RankPlace
 }
 
 int run_benchmark(const Options& o, int rank, int size) {
-  if (o.sync != "clock" && o.sync != "barrier") throw contend::Error("--sync: expected 'clock' or 'barrier', got '" + o.sync + "'");
+  if (o.sync != "clock" && o.sync != "barrier")
+    throw contend::Error("--sync: expected 'clock' or 'barrier', got '" + o.sync + "'");
   Run run{o.level, o.unidirectional, o.sync == "clock", size, o.repeats, size_series(o)};
-  if (size < 2 || size % 2 != 0) throw contend::Error("needs an even number of ranks (P/2 pairs), got " + std::to_string(size));
-  if (o.repeats < 1 || o.samples < 1 || o.warmup < 0) throw contend::Error("--repeats and --samples must be at least 1");
+  if (size < 2 || size % 2 != 0)
+    throw contend::Error("needs an even number of ranks (P/2 pairs), got " + std::to_string(size));
+  if (o.repeats < 1 || o.samples < 1 || o.warmup < 0)
+    throw contend::Error("--repeats and --samples must be at least 1");
 
   if (run.common_clock && !contend::mpi_support::on_one_machine()) {
     throw contend::Error("--sync clock needs every rank on one machine (one clock); use --sync barrier");
@@ -181,13 +199,15 @@ int run_benchmark(const Options& o, int rank, int size) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app{"Thune et al.'s bi-directional multi-pair benchmark (Algorithm 1): raw timings for contend fit-multipair",
-               "multipair_bench"};
+  CLI::App app{
+      "Thune et al.'s bi-directional multi-pair benchmark (Algorithm 1): raw timings for contend fit-multipair",
+      "multipair_bench"};
   app.add_option("--level", o.level, "intra_socket | inter_socket | inter_node (the placement is checked)")->required();
   app.add_option("--min-size", o.min_size, "First message size (rendezvous regime)")->capture_default_str();
   app.add_option("--max-size", o.max_size, "Last message size (inclusive)")->capture_default_str();
   app.add_option("--factor", o.factor, "Size growth factor")->capture_default_str();
-  app.add_option("--repeats", o.repeats, "Messages per pair and direction in one window (num_repeats)")->capture_default_str();
+  app.add_option("--repeats", o.repeats, "Messages per pair and direction in one window (num_repeats)")
+      ->capture_default_str();
   app.add_option("--samples", o.samples, "Timed windows per size")->capture_default_str();
   app.add_option("--warmup", o.warmup, "Untimed windows per size")->capture_default_str();
   app.add_flag("--unidirectional", o.unidirectional, "Only ranks < P/2 send (intra-socket BW_SP with P = 2)");

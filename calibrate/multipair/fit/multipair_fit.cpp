@@ -99,7 +99,8 @@ std::vector<MultipairSample> samples_of(const CsvFile& csv) {
     MultipairSample s;
     s.level = parse_level(row);
     s.direction = row.text("direction");
-    if (s.direction != "bi" && s.direction != "uni") row.fail("direction", "direction: expected 'bi' or 'uni', got '" + s.direction + "'");
+    if (s.direction != "bi" && s.direction != "uni")
+      row.fail("direction", "direction: expected 'bi' or 'uni', got '" + s.direction + "'");
     s.ranks = row.at_least<int>("P", 2);
     s.n = row.at_least<int>("N", 1);
     s.size = row.at_least<std::uint64_t>("size", 1);
@@ -119,7 +120,9 @@ std::vector<MultipairSample> read_multipair_csv(std::istream& in, const std::str
   return samples_of(CsvFile::read(in, name, raw_columns()));
 }
 
-std::vector<MultipairSample> read_multipair_csv(const std::string& path) { return samples_of(CsvFile::read(path, raw_columns())); }
+std::vector<MultipairSample> read_multipair_csv(const std::string& path) {
+  return samples_of(CsvFile::read(path, raw_columns()));
+}
 
 MultipairData read_multipair_csvs(const std::vector<std::string>& paths) {
   MultipairData data;
@@ -164,8 +167,8 @@ std::string fits_csv(const std::map<Level, LevelFit>& fits) {
   std::string out = "level,N,P,direction,sizes,intercept,slope,bandwidth,r_squared,tau\n";
   for (const auto& [level, fit] : fits) {
     for (const auto& f : fit.by_n) {
-      out += fmt::format("{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9f},{:.9g}\n", level_name(level), f.n, f.ranks, f.direction,
-                         f.points.size(), f.intercept, f.slope, f.bandwidth, f.r_squared, fit.tau);
+      out += fmt::format("{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9f},{:.9g}\n", level_name(level), f.n, f.ranks,
+                         f.direction, f.points.size(), f.intercept, f.slope, f.bandwidth, f.r_squared, fit.tau);
     }
   }
   return out;

@@ -21,7 +21,7 @@ struct MultipairSample {
   int n = 0;              // competing receivers per socket or node
   std::uint64_t size = 0;
   int repeats = 0;
-  double time = 0;        // the slowest rank's window, seconds
+  double time = 0;  // the slowest rank's window, seconds
 };
 
 // Reads a raw CSV; errors name file:line:col.

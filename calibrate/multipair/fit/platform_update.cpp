@@ -38,7 +38,8 @@ std::vector<std::string> level_lines(const YamlText::Entry& entry, std::string_v
   const std::string pad(entry.child_indent - entry.indent, ' ');
   std::string table;
   const BandwidthTable fitted = fit.table();
-  for (const auto& [n, bw] : fitted.points()) table += fmt::format("{}{}: {}", table.empty() ? "" : ", ", n, units::format_bandwidth(bw));
+  for (const auto& [n, bw] : fitted.points())
+    table += fmt::format("{}{}: {}", table.empty() ? "" : ", ", n, units::format_bandwidth(bw));
   std::vector<std::string> out{std::string(level) + ":"};
   for (std::size_t i = 1; i < entry.lines.size(); ++i) {
     const auto t = trim(entry.lines[i]);
@@ -53,13 +54,14 @@ std::vector<std::string> level_lines(const YamlText::Entry& entry, std::string_v
 }
 
 bool same_level(const LevelParams& a, const LevelParams& b) {
-  return a.latency == b.latency && a.eager_threshold == b.eager_threshold && a.bandwidth.points() == b.bandwidth.points();
+  return a.latency == b.latency && a.eager_threshold == b.eager_threshold &&
+         a.bandwidth.points() == b.bandwidth.points();
 }
 
 }  // namespace
 
-std::string update_platform_levels(const std::string& text, const std::string& name, const std::map<Level, LevelFit>& fits,
-                                   const std::map<Level, std::string>& sources) {
+std::string update_platform_levels(const std::string& text, const std::string& name,
+                                   const std::map<Level, LevelFit>& fits, const std::map<Level, std::string>& sources) {
   const Platform before = parse_platform(YamlField::load_string(text, name));
   YamlText yaml(text, name);
   for (const auto& [level, fit] : fits) {
@@ -67,7 +69,9 @@ std::string update_platform_levels(const std::string& text, const std::string& n
     const auto entry = yaml.entry(path, "level");
     if (!entry) continue;
     const auto source = sources.find(level);
-    yaml.set_entry(path, level_lines(*entry, level_name(level), fit, source == sources.end() ? std::string("the benchmark") : source->second),
+    yaml.set_entry(path,
+                   level_lines(*entry, level_name(level), fit,
+                               source == sources.end() ? std::string("the benchmark") : source->second),
                    "level");
   }
   const std::string& out = yaml.text();
@@ -77,7 +81,8 @@ std::string update_platform_levels(const std::string& text, const std::string& n
   for (Level l : kAllLevels) {
     const auto fit = fits.find(l);
     if (fit == fits.end()) {
-      if (!same_level(before.level(l), after.level(l))) throw Error(name + ": internal error: level " + std::string(level_name(l)) + " changed");
+      if (!same_level(before.level(l), after.level(l)))
+        throw Error(name + ": internal error: level " + std::string(level_name(l)) + " changed");
       continue;
     }
     if (after.level(l).bandwidth.points().size() != fit->second.by_n.size()) {

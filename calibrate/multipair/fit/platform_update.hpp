@@ -13,7 +13,7 @@ namespace contend::calibrate {
 
 // `text` is the platform file's content, `name` its path (for errors);
 // `sources` names each level's raw data in the comment written above its values.
-std::string update_platform_levels(const std::string& text, const std::string& name, const std::map<Level, LevelFit>& fits,
-                                   const std::map<Level, std::string>& sources);
+std::string update_platform_levels(const std::string& text, const std::string& name,
+                                   const std::map<Level, LevelFit>& fits, const std::map<Level, std::string>& sources);
 
 }  // namespace contend::calibrate

@@ -2,7 +2,6 @@
 // Thune's BW_MP(N) = N / slope, tau at N = 2, raw CSV errors, and the
 // platform update that rewrites only the fitted levels.
 #include <boost/test/unit_test.hpp>
-
 #include <cmath>
 #include <sstream>
 
@@ -131,7 +130,8 @@ BOOST_AUTO_TEST_CASE(rejects_unfittable_series) {
 
   auto flat = synthetic(Level::InterNode, 1, 1e-5, 1e7);
   for (auto& s : flat) s.time = 1e-3;
-  BOOST_TEST(error_message([&] { fit_multipair(flat); }).find("does not grow with the message size") != std::string::npos);
+  BOOST_TEST(error_message([&] { fit_multipair(flat); }).find("does not grow with the message size") !=
+             std::string::npos);
 
   auto twice = synthetic(Level::InterNode, 2, 1e-5, 1e7);
   auto other = synthetic(Level::InterNode, 2, 1e-5, 1e7);
@@ -194,7 +194,9 @@ BOOST_AUTO_TEST_CASE(platform_update_rewrites_only_fitted_levels) {
   BOOST_TEST(after[3] == "levels:");
   BOOST_TEST(after[4] == "  intra_socket:");
   BOOST_TEST(after[5] == "    # measured on the real machine");  // kept comment
-  BOOST_TEST(after[6] == "    # latency, bandwidth: Thune Algorithm 1, fitted by contend fit-multipair from intra.csv (N = 1, 2, 4)");
+  BOOST_TEST(
+      after[6] ==
+      "    # latency, bandwidth: Thune Algorithm 1, fitted by contend fit-multipair from intra.csv (N = 1, 2, 4)");
   BOOST_TEST(after[7] == "    latency: 3us");
   BOOST_TEST(after[8] == "    eager_threshold: 8KiB");
   BOOST_TEST(after[9] == "    bandwidth: {1: 8GB/s, 2: 10GB/s, 4: 12GB/s}");
@@ -216,8 +218,9 @@ BOOST_AUTO_TEST_CASE(platform_update_refuses_flow_style_levels) {
       "inter_socket: {latency: 1us, eager_threshold: 8KiB, bandwidth: 1GB/s}, "
       "inter_node: {latency: 1us, eager_threshold: 8KiB, bandwidth: 1GB/s}}\n"
       "nic: {bandwidth: 1GB/s}\nnetwork: {topology: star}\n";
-  BOOST_TEST(error_message([&] { update_platform_levels(flow, "x.yaml", two_level_fit(), kSources); })
-                 .find("x.yaml:3:10: levels.intra_socket: cannot rewrite this level in place") == 0u);
+  BOOST_TEST(error_message([&] {
+               update_platform_levels(flow, "x.yaml", two_level_fit(), kSources);
+             }).find("x.yaml:3:10: levels.intra_socket: cannot rewrite this level in place") == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -36,11 +36,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/datatype.hpp"
 #include "calibrate/common/mpi_support.hpp"
 #include "calibrate/common/placement.hpp"
-#include "sim/core/file_io.hpp"
+#include "sim/core/datatype.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/units.hpp"
 
 namespace {
@@ -109,7 +109,9 @@ MessageType make_message_type(const std::string& text) {
 
 std::uint64_t parse_size_option(const std::string& text, const char* name) {
   const auto v = contend::units::parse_size(text);
-  if (!v || *v == 0) throw contend::Error(std::string(name) + ": expected " + std::string(contend::units::kSizeHelp) + ", got '" + text + "'");
+  if (!v || *v == 0)
+    throw contend::Error(std::string(name) + ": expected " + std::string(contend::units::kSizeHelp) + ", got '" + text +
+                         "'");
   return *v;
 }
 
@@ -216,7 +218,9 @@ double choose_delay(const Options& o, const Exchange& x, int rank) {
     d = rank == kClient ? median(rtts) : 0;
   } else {
     const auto parsed = contend::units::parse_duration(o.delay);
-    if (!parsed || *parsed < 0) throw contend::Error("--delay: expected 'auto' or " + std::string(contend::units::kDurationHelp) + ", got '" + o.delay + "'");
+    if (!parsed || *parsed < 0)
+      throw contend::Error("--delay: expected 'auto' or " + std::string(contend::units::kDurationHelp) + ", got '" +
+                           o.delay + "'");
     d = *parsed;
   }
   MPI_Bcast(&d, 1, MPI_DOUBLE, kClient, MPI_COMM_WORLD);
@@ -250,10 +254,18 @@ void measure_size(const Options& o, const MessageType& type, std::uint64_t bytes
     std::shuffle(order.begin(), order.end(), shuffle);  // same seed on both ranks: same order
     for (const auto q : order) {
       switch (q) {
-        case Quantity::Prtt1: rows.push_back({name, bytes, count, "prtt", 1, 0, rep, prtt(x, rank, 1, 0)}); break;
-        case Quantity::PrttN: rows.push_back({name, bytes, count, "prtt", n, 0, rep, prtt(x, rank, n, 0)}); break;
-        case Quantity::PrttND: rows.push_back({name, bytes, count, "prtt", n, d, rep, prtt(x, rank, n, d)}); break;
-        case Quantity::Orecv: rows.push_back({name, bytes, count, "orecv", n, d, rep, receive_overhead(x, rank, n, d)}); break;
+        case Quantity::Prtt1:
+          rows.push_back({name, bytes, count, "prtt", 1, 0, rep, prtt(x, rank, 1, 0)});
+          break;
+        case Quantity::PrttN:
+          rows.push_back({name, bytes, count, "prtt", n, 0, rep, prtt(x, rank, n, 0)});
+          break;
+        case Quantity::PrttND:
+          rows.push_back({name, bytes, count, "prtt", n, d, rep, prtt(x, rank, n, d)});
+          break;
+        case Quantity::Orecv:
+          rows.push_back({name, bytes, count, "orecv", n, d, rep, receive_overhead(x, rank, n, d)});
+          break;
         case Quantity::Pingpong: {
           const auto t = pingpong(x, rank, o.pingpong_iterations);
           rows.push_back({name, bytes, count, "pingpong", 1, 0, rep, t.mean});
@@ -265,9 +277,9 @@ void measure_size(const Options& o, const MessageType& type, std::uint64_t bytes
   }
   if (rank == kClient) {
     const Row& first = rows[rows.size() - 6 * static_cast<std::size_t>(o.repetitions)];
-    std::fprintf(stderr, "netgauge_bench: %s %llu B (%d x %llu B): d = %.3g s, first PRTT(1,0,s) = %.3g s\n", name.c_str(),
-                 static_cast<unsigned long long>(bytes), count, static_cast<unsigned long long>(type.payload), d,
-                 first.time);
+    std::fprintf(stderr, "netgauge_bench: %s %llu B (%d x %llu B): d = %.3g s, first PRTT(1,0,s) = %.3g s\n",
+                 name.c_str(), static_cast<unsigned long long>(bytes), count,
+                 static_cast<unsigned long long>(type.payload), d, first.time);
   }
 }
 
@@ -283,7 +295,8 @@ std::string library_version() {
 void write_csv(const std::string& path, const Options& o, const std::vector<std::string>& hosts,
                const std::vector<Row>& rows) {
   contend::write_file_atomically(path, [&](std::ostream& out) {
-    out << "# Netgauge-style LogGOPS measurement (PRTT(n, d, s), Hoefler et al.; Bacon et al. EuroMPI 2023), contend calibrate/netgauge\n";
+    out << "# Netgauge-style LogGOPS measurement (PRTT(n, d, s), Hoefler et al.; Bacon et al. EuroMPI 2023), contend "
+           "calibrate/netgauge\n";
     out << "# mpi: " << library_version() << "\n";
     out << "# placement (host/package): 0@" << hosts[0] << " 1@" << hosts[1]
         << (o.level.empty() ? std::string() : ", checked for level " + o.level) << "\n";
@@ -309,7 +322,8 @@ int run_benchmark(const Options& o, int rank, int ranks) {
   for (const auto& t : o.datatypes) types.push_back(make_message_type(t));
   const auto places = contend::calibrate::gather_places(contend::calibrate::this_process_place());
   if (!o.level.empty()) {
-    if (auto why = contend::calibrate::check_level(o.level, places)) throw contend::Error("refusing to measure: " + *why);
+    if (auto why = contend::calibrate::check_level(o.level, places))
+      throw contend::Error("refusing to measure: " + *why);
   }
   std::vector<std::string> hosts;
   for (const auto& p : places) hosts.push_back(p.host + "/" + std::to_string(p.package));
@@ -352,7 +366,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--warmup", o.warmup, "Untimed PRTT(n,0,s) per size")->capture_default_str();
   app.add_option("-o,--output", o.output, "Raw CSV to write (rank 0)")->required();
-  app.add_option("--level", o.level, "intra_socket | inter_socket | inter_node: refuse to measure if the ranks are elsewhere");
+  app.add_option("--level", o.level,
+                 "intra_socket | inter_socket | inter_node: refuse to measure if the ranks are elsewhere");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -110,14 +110,17 @@ LineFit fit_line(const std::vector<double>& x, const std::vector<double>& y, boo
 namespace {
 
 LineFit plain_fit(const std::vector<double>& x, const std::vector<double>& y, std::size_t first, std::size_t last) {
-  const std::vector<double> xs(x.begin() + static_cast<std::ptrdiff_t>(first), x.begin() + static_cast<std::ptrdiff_t>(last));
-  const std::vector<double> ys(y.begin() + static_cast<std::ptrdiff_t>(first), y.begin() + static_cast<std::ptrdiff_t>(last));
+  const std::vector<double> xs(x.begin() + static_cast<std::ptrdiff_t>(first),
+                               x.begin() + static_cast<std::ptrdiff_t>(last));
+  const std::vector<double> ys(y.begin() + static_cast<std::ptrdiff_t>(first),
+                               y.begin() + static_cast<std::ptrdiff_t>(last));
   return solve(accumulate(xs, ys, relative_weights(ys), std::vector<bool>(xs.size(), true)));
 }
 
 void add_relative_residuals(const LineFit& f, const std::vector<double>& x, const std::vector<double>& y,
                             std::size_t first, std::size_t last, std::vector<double>& out) {
-  for (std::size_t i = first; i < last; ++i) out.push_back(std::abs(y[i] - f.at(x[i])) / std::max(std::abs(y[i]), 1e-300));
+  for (std::size_t i = first; i < last; ++i)
+    out.push_back(std::abs(y[i] - f.at(x[i])) / std::max(std::abs(y[i]), 1e-300));
 }
 
 }  // namespace

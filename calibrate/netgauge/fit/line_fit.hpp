@@ -16,10 +16,10 @@ namespace contend::calibrate {
 struct LineFit {
   double intercept = 0;
   double slope = 0;
-  std::size_t used = 0;           // points kept after outlier rejection
-  std::size_t rejected = 0;       // points dropped as outliers
-  bool intercept_clamped = false; // a negative intercept: refitted through the origin
-  bool slope_clamped = false;     // a negative slope: refitted as a constant
+  std::size_t used = 0;            // points kept after outlier rejection
+  std::size_t rejected = 0;        // points dropped as outliers
+  bool intercept_clamped = false;  // a negative intercept: refitted through the origin
+  bool slope_clamped = false;      // a negative slope: refitted as a constant
   double at(double x) const { return intercept + slope * x; }
 };
 
@@ -52,9 +52,9 @@ struct Changepoint {
 // right line lies above the left one. A change of slope alone (a cache
 // boundary between x[b-1] and x[b]) meets the left line at or below x[b-1]
 // and lowers the intercept: no step (a boundary whose right intercept is not
-// above the left one counts as step 0, for knees inside the left window). Changepoints: the boundaries whose step is at least min_jump and
-// noise_factor times the local noise, and larger than their neighbours' (a
-// local maximum: one step shows at the boundaries next to it too).
+// above the left one counts as step 0, for knees inside the left window). Changepoints: the boundaries whose step is at
+// least min_jump and noise_factor times the local noise, and larger than their neighbours' (a local maximum: one step
+// shows at the boundaries next to it too).
 std::vector<Changepoint> find_changepoints(const std::vector<double>& x, const std::vector<double>& y,
                                            const SwitchOptions& options = {});
 

@@ -17,7 +17,7 @@ namespace contend::calibrate {
 
 struct LoggopsUpdate {
   Level level = Level::IntraSocket;
-  std::string source;  // the raw data, named in the comment above the values
+  std::string source;         // the raw data, named in the comment above the values
   bool set_threshold = true;  // levels.<level>.eager_threshold
   std::string section;        // the key under models.loggops; empty: the level's name (or "default")
   std::string section_name() const { return section.empty() ? std::string(level_name(level)) : section; }

@@ -25,8 +25,9 @@ double median_of(std::vector<double> v) {
 
 std::vector<NetgaugeSample> read_netgauge_csv(const std::string& path) {
   const CsvFile csv = CsvFile::read(
-      path, CsvColumns{.required = {"datatype", "bytes", "count", "quantity", "n", "delay", "repetition", "time"},
-                       .header_error = [](std::string_view) { return std::string("expected the header '") + kHeader + "'"; }});
+      path, CsvColumns{
+                .required = {"datatype", "bytes", "count", "quantity", "n", "delay", "repetition", "time"},
+                .header_error = [](std::string_view) { return std::string("expected the header '") + kHeader + "'"; }});
   std::vector<NetgaugeSample> samples;
   for (const auto& row : csv.rows()) {
     NetgaugeSample s;
@@ -51,7 +52,7 @@ std::vector<NetgaugeSample> read_netgauge_csvs(const std::vector<std::string>& p
 }
 
 std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vector<NetgaugeSample>& samples,
-                                                                 Statistic statistic) {
+                                                                Statistic statistic) {
   const auto value = [statistic](const std::vector<double>& v) {
     return statistic == Statistic::Median ? median_of(v) : *std::min_element(v.begin(), v.end());
   };
@@ -86,7 +87,8 @@ std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vecto
     for (const auto& [bytes, t] : sizes) {
       const auto where = datatype + " " + std::to_string(bytes) + " B";
       if (t.prtt1.empty() || t.prttn.empty() || t.prttnd.empty() || t.orecv.empty() || t.pingpong.empty()) {
-        throw Error(where + ": needs prtt with n = 1, prtt with n > 1 and d = 0, prtt with d > 0, orecv and pingpong rows");
+        throw Error(where +
+                    ": needs prtt with n = 1, prtt with n > 1 and d = 0, prtt with d > 0, orecv and pingpong rows");
       }
       if (t.n < 2) throw Error(where + ": n must be at least 2");
       out[datatype].push_back(SizeEstimate{bytes, t.n, t.delay, value(t.prtt1), value(t.prttn), value(t.prttnd),
@@ -118,8 +120,8 @@ std::optional<OverheadFit> fit_overheads(const std::vector<SizeEstimate>& sizes,
 }
 
 // L of one range: the median one-way time the overheads and the gap leave unexplained.
-void fit_latency(ProtocolFit& range, const std::vector<SizeEstimate>& contiguous, const std::optional<std::uint64_t>& sw,
-                 bool eager) {
+void fit_latency(ProtocolFit& range, const std::vector<SizeEstimate>& contiguous,
+                 const std::optional<std::uint64_t>& sw, bool eager) {
   const OverheadFit& o = range.datatypes.at("contiguous");
   std::vector<double> residuals;
   for (const auto& s : contiguous) {
@@ -177,12 +179,15 @@ LogGopsFit fit_loggops(const std::map<std::string, std::vector<SizeEstimate>>& e
       break;
     case SwitchChoice::Mode::Given: {
       fit.switch_bytes = choice.bytes;
-      const bool both = std::any_of(contiguous.begin(), contiguous.end(), [&](const auto& s) { return s.bytes < choice.bytes; }) &&
-                        std::any_of(contiguous.begin(), contiguous.end(), [&](const auto& s) { return s.bytes >= choice.bytes; });
-      if (!both) throw Error("--switch " + std::to_string(choice.bytes) + ": the measured sizes are all on one side of it");
+      const bool both =
+          std::any_of(contiguous.begin(), contiguous.end(), [&](const auto& s) { return s.bytes < choice.bytes; }) &&
+          std::any_of(contiguous.begin(), contiguous.end(), [&](const auto& s) { return s.bytes >= choice.bytes; });
+      if (!both)
+        throw Error("--switch " + std::to_string(choice.bytes) + ": the measured sizes are all on one side of it");
       break;
     }
-    case SwitchChoice::Mode::None: break;
+    case SwitchChoice::Mode::None:
+      break;
   }
   fit.eager = fit_range(estimates, fit.switch_bytes, true);
   fit.rendezvous = fit.switch_bytes ? fit_range(estimates, fit.switch_bytes, false) : fit.eager;
@@ -211,23 +216,24 @@ std::string fits_csv(const LogGopsFit& fit) {
   const std::string sw = fit.switch_bytes ? std::to_string(*fit.switch_bytes) : "";
   for (const auto& [name, r] : {std::pair{"eager", &fit.eager}, std::pair{"rendezvous", &fit.rendezvous}}) {
     for (const auto& [datatype, o] : r->datatypes) {
-      out += fmt::format("{},{},{},\"{}\",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{},{:.9g}\n", name, r->first_bytes,
-                         r->last_bytes, datatype, r->L, r->gap.intercept, r->gap.slope, o.send.intercept, o.send.slope,
-                         o.receive.intercept, o.receive.slope, sw, fit.netgauge_L);
+      out += fmt::format("{},{},{},\"{}\",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{},{:.9g}\n", name,
+                         r->first_bytes, r->last_bytes, datatype, r->L, r->gap.intercept, r->gap.slope,
+                         o.send.intercept, o.send.slope, o.receive.intercept, o.receive.slope, sw, fit.netgauge_L);
     }
   }
   return out;
 }
 
 std::string sizes_csv(const std::map<std::string, std::vector<SizeEstimate>>& estimates, const LogGopsFit& fit) {
-  std::string out = "datatype,bytes,range,n,delay,prtt1,prttn,prttnd,gap,o_s_hat,o_r_hat,pingpong,pingpong_median,model\n";
+  std::string out =
+      "datatype,bytes,range,n,delay,prtt1,prttn,prttnd,gap,o_s_hat,o_r_hat,pingpong,pingpong_median,model\n";
   for (const auto& [datatype, sizes] : estimates) {
     for (const auto& s : sizes) {
       const bool eager = !fit.switch_bytes || s.bytes < *fit.switch_bytes;
       const auto& range = eager ? fit.eager : fit.rendezvous;
-      out += fmt::format("\"{}\",{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", datatype,
-                         s.bytes, eager ? "eager" : "rendezvous", s.n, s.delay, s.prtt1, s.prttn, s.prttnd, s.gap(),
-                         s.send_overhead(), s.receive_overhead(), s.pingpong, s.pingpong_median,
+      out += fmt::format("\"{}\",{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n",
+                         datatype, s.bytes, eager ? "eager" : "rendezvous", s.n, s.delay, s.prtt1, s.prttn, s.prttnd,
+                         s.gap(), s.send_overhead(), s.receive_overhead(), s.pingpong, s.pingpong_median,
                          model_round_trip(range, datatype, static_cast<double>(s.bytes)));
     }
   }

@@ -47,9 +47,9 @@ struct SizeEstimate {
   int n = 0;
   double delay = 0;
   double prtt1 = 0, prttn = 0, prttnd = 0;  // PRTT(1,0,s), PRTT(n,0,s), PRTT(n,d,s)
-  double orecv = 0;                          // sum of the n - 1 timed receives
-  double pingpong = 0;                       // one round trip: a block's mean (Bacon Sec. 4.3)
-  double pingpong_median = 0;                // one round trip: a block's median (0 if not measured)
+  double orecv = 0;                         // sum of the n - 1 timed receives
+  double pingpong = 0;                      // one round trip: a block's mean (Bacon Sec. 4.3)
+  double pingpong_median = 0;               // one round trip: a block's median (0 if not measured)
   double gap() const { return (prttn - prtt1) / (n - 1); }
   double send_overhead() const { return (prttnd - prtt1) / (n - 1) - delay; }
   double receive_overhead() const { return orecv / (n - 1); }
@@ -64,7 +64,7 @@ enum class Statistic { Median, Minimum };
 
 // Per datatype, sizes in increasing order. Throws when a size lacks a quantity.
 std::map<std::string, std::vector<SizeEstimate>> estimate_sizes(const std::vector<NetgaugeSample>& samples,
-                                                                 Statistic statistic = Statistic::Median);
+                                                                Statistic statistic = Statistic::Median);
 
 struct OverheadFit {
   LineFit send;     // o_s (intercept), O_s (slope)

@@ -2,7 +2,6 @@
 // changepoints and the protocol switch, the fit of a synthetic machine with
 // known parameters, the raw CSV reader, and the platform update.
 #include <boost/test/unit_test.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -247,7 +246,8 @@ BOOST_AUTO_TEST_CASE(given_and_no_switch) {
   given.bytes = 8192;
   check_range(fit_loggops(synthetic_machine(0), given).rendezvous, kRendezvous, 1e-6);
   given.bytes = 1 << 30;
-  BOOST_TEST(error_message([&] { fit_loggops(synthetic_machine(0), given); }).find("all on one side") != std::string::npos);
+  BOOST_TEST(error_message([&] { fit_loggops(synthetic_machine(0), given); }).find("all on one side") !=
+             std::string::npos);
   SwitchChoice none;
   none.mode = SwitchChoice::Mode::None;
   const auto one = fit_loggops(synthetic_machine(0), none);
@@ -268,7 +268,8 @@ BOOST_AUTO_TEST_CASE(model_round_trip_is_bacons_formula) {
   BOOST_TEST(model_round_trip(r, "contiguous", 1000) == 8e-6, boost::test_tools::tolerance(1e-12));
   // k = 100: max(0.4, 0.6) + 1 + 0.05 + 0.3 = 1.95 us.
   BOOST_TEST(model_round_trip(r, "contiguous", 100) == 3.9e-6, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(error_message([&] { model_round_trip(r, "vector:1,1,2:int", 8); }).find("no fitted overheads") != std::string::npos);
+  BOOST_TEST(error_message([&] { model_round_trip(r, "vector:1,1,2:int", 8); }).find("no fitted overheads") !=
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(raw_csv_is_read_and_checked) {
@@ -299,12 +300,15 @@ BOOST_AUTO_TEST_CASE(raw_csv_is_read_and_checked) {
   BOOST_TEST(least.receive_overhead() == 0.5e-6, boost::test_tools::tolerance(1e-9));
   const auto bad = (dir / "bad.csv").string();
   { std::ofstream(bad) << "datatype,bytes,count,quantity,n,delay,repetition,time\ncontiguous,8,8,prtt,1,0,0,soon\n"; }
-  BOOST_TEST(error_message([&] { read_netgauge_csv(bad); }).find("bad.csv:2:27: time: expected a time in seconds (a number >= 0), got 'soon'") !=
+  BOOST_TEST(error_message([&] {
+               read_netgauge_csv(bad);
+             }).find("bad.csv:2:27: time: expected a time in seconds (a number >= 0), got 'soon'") !=
              std::string::npos);
   { std::ofstream(bad) << "size,time\n"; }
   BOOST_TEST(error_message([&] { read_netgauge_csv(bad); }).find("expected the header") != std::string::npos);
   { std::ofstream(bad) << "datatype,bytes,count,quantity,n,delay,repetition,time\ncontiguous,8,8,prtt,1,0,0,1e-6\n"; }
-  BOOST_TEST(error_message([&] { estimate_sizes(read_netgauge_csv(bad)); }).find("contiguous 8 B: needs") != std::string::npos);
+  BOOST_TEST(error_message([&] { estimate_sizes(read_netgauge_csv(bad)); }).find("contiguous 8 B: needs") !=
+             std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
@@ -319,7 +323,8 @@ std::string shipped(const char* name) { return read_text(std::string(CONTEND_SOU
 BOOST_AUTO_TEST_CASE(section_is_added_and_threshold_set) {
   const auto text = shipped("epyc-rome-2node.yaml");
   const auto fit = fit_loggops(synthetic_machine(0), SwitchChoice{});
-  const std::string out = update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true, ""});
+  const std::string out =
+      update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true, ""});
   const auto root = YamlField::load_string(out, "p.yaml");
   const Platform p = parse_platform(root);
   BOOST_TEST(p.level(Level::IntraSocket).eager_threshold == 8192u);
@@ -346,7 +351,8 @@ BOOST_AUTO_TEST_CASE(rewriting_replaces_the_level_and_is_idempotent) {
   const std::string once = update_platform_loggops(text, "p.yaml", fit, update);
   BOOST_TEST(update_platform_loggops(once, "p.yaml", fit, update) == once);
   // Another level joins the same loggops section.
-  const std::string two = update_platform_loggops(once, "p.yaml", fit, LoggopsUpdate{Level::InterNode, "raw.csv", false, ""});
+  const std::string two =
+      update_platform_loggops(once, "p.yaml", fit, LoggopsUpdate{Level::InterNode, "raw.csv", false, ""});
   const auto loggops = YamlField::load_string(two, "p.yaml").child("models").child("loggops");
   BOOST_TEST(loggops.child("intra_socket").present());
   BOOST_TEST(loggops.child("inter_node").present());
@@ -357,7 +363,8 @@ BOOST_AUTO_TEST_CASE(file_without_models_gets_one) {
   std::string text = shipped("epyc-rome-2node.yaml");
   text = text.substr(0, text.find("models:"));
   const auto fit = fit_loggops(synthetic_machine(0), SwitchChoice{});
-  const std::string out = update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true, ""});
+  const std::string out =
+      update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true, ""});
   BOOST_TEST(YamlField::load_string(out, "p.yaml").child("models").child("loggops").child("intra_socket").present());
 }
 
@@ -365,13 +372,15 @@ BOOST_AUTO_TEST_CASE(flow_style_levels_and_an_existing_loggops_section) {
   // loggops-shm.yaml: one-line levels, and a loggops section with 'default' only.
   const auto text = shipped("loggops-shm.yaml");
   auto fit = fit_loggops(synthetic_machine(0), SwitchChoice{});
-  const std::string out = update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true, ""});
+  const std::string out =
+      update_platform_loggops(text, "p.yaml", fit, LoggopsUpdate{Level::IntraSocket, "raw.csv", true, ""});
   const auto root = YamlField::load_string(out, "p.yaml");
   BOOST_TEST(parse_platform(root).level(Level::IntraSocket).eager_threshold == 8192u);
   BOOST_TEST(parse_platform(root).level(Level::InterNode).eager_threshold == 4096u);
   BOOST_TEST(root.child("models").child("loggops").child("default").present());
   BOOST_TEST(root.child("models").child("loggops").child("intra_socket").child("rendezvous").child("L").as_duration() ==
-             kRendezvous.L, boost::test_tools::tolerance(1e-3));
+                 kRendezvous.L,
+             boost::test_tools::tolerance(1e-3));
 }
 
 BOOST_AUTO_TEST_CASE(default_section) {

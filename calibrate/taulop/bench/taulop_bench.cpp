@@ -34,8 +34,8 @@
 
 #include "calibrate/common/mpi_support.hpp"
 #include "calibrate/taulop/bench/tuned_forcing.hpp"
-#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/units.hpp"
 
 namespace {
@@ -50,7 +50,7 @@ constexpr int kTag = 4242;
 
 // The paper's names for Open MPI's coll_tuned_bcast_algorithm ids (see
 // calibrate/taulop/fit/bcast_stages.hpp).
-const std::map<std::string, int> kAlgorithms = {{"linear", 1}, {"kchain", 2}, {"chain", 3},
+const std::map<std::string, int> kAlgorithms = {{"linear", 1},       {"kchain", 2}, {"chain", 3},
                                                 {"split_binary", 4}, {"binary", 5}, {"binomial", 6}};
 
 struct Options {
@@ -69,7 +69,8 @@ struct Options {
 
 std::uint64_t parse_size_option(const std::string& text, const char* name) {
   const auto v = contend::units::parse_size(text);
-  if (!v || *v == 0) throw Error(std::string(name) + ": expected " + std::string(contend::units::kSizeHelp) + ", got '" + text + "'");
+  if (!v || *v == 0)
+    throw Error(std::string(name) + ": expected " + std::string(contend::units::kSizeHelp) + ", got '" + text + "'");
   if (*v > (1ULL << 30)) throw Error(std::string(name) + ": at most 1 GiB");
   return *v;
 }
@@ -88,7 +89,8 @@ std::vector<int> parse_procs(const std::string& text, int world, int fallback_fi
     std::istringstream range(item);
     range >> first;
     if (range >> dash) {
-      if (dash != '-' || !(range >> last)) throw Error("--procs: expected numbers and ranges such as 2,3,4 or 2-8, got '" + text + "'");
+      if (dash != '-' || !(range >> last))
+        throw Error("--procs: expected numbers and ranges such as 2,3,4 or 2-8, got '" + text + "'");
     } else {
       last = first;
     }
@@ -152,8 +154,8 @@ double nbft_sample(MPI_Comm comm, int rank, int procs, int calls, std::vector<ch
   return (monotonic_now() - start) / calls;
 }
 
-double bcast_gather_sample(MPI_Comm comm, int rank, int procs, std::uint64_t size, std::uint64_t segment, std::vector<char>& message,
-                           std::vector<char>& gathered) {
+double bcast_gather_sample(MPI_Comm comm, int rank, int procs, std::uint64_t size, std::uint64_t segment,
+                           std::vector<char>& message, std::vector<char>& gathered) {
   const int count = static_cast<int>(segment);
   MPI_Barrier(comm);
   const double start = monotonic_now();
@@ -161,7 +163,8 @@ double bcast_gather_sample(MPI_Comm comm, int rank, int procs, std::uint64_t siz
   MPI_Barrier(comm);
   if (rank == 0) {
     for (int r = 1; r < procs; ++r) {
-      MPI_Recv(gathered.data() + static_cast<std::size_t>(r) * segment, count, MPI_BYTE, r, kTag, comm, MPI_STATUS_IGNORE);
+      MPI_Recv(gathered.data() + static_cast<std::size_t>(r) * segment, count, MPI_BYTE, r, kTag, comm,
+               MPI_STATUS_IGNORE);
     }
   } else {
     MPI_Send(message.data(), count, MPI_BYTE, 0, kTag, comm);
@@ -174,20 +177,26 @@ void check_channel(const Options& o, const std::vector<int>& nodes, int largest)
   const auto btl = read_string_cvar("btl").value_or("");
   const bool one_host = std::all_of(nodes.begin(), nodes.begin() + largest, [&](int n) { return n == nodes[0]; });
   if (o.channel == 0) {
-    if (!one_host) throw Error("refusing to measure: channel 0 (shared memory) needs ranks 0.." + std::to_string(largest - 1) + " on one node");
-    if (!component_allowed(btl, "vader")) throw Error("refusing to measure: channel 0 (shared memory) but the btl list '" + btl + "' excludes vader");
+    if (!one_host)
+      throw Error("refusing to measure: channel 0 (shared memory) needs ranks 0.." + std::to_string(largest - 1) +
+                  " on one node");
+    if (!component_allowed(btl, "vader"))
+      throw Error("refusing to measure: channel 0 (shared memory) but the btl list '" + btl + "' excludes vader");
     return;
   }
   if (o.network_loopback) {
     if (component_allowed(btl, "vader") || !component_allowed(btl, "tcp")) {
-      throw Error("refusing to measure: --network-loopback needs Open MPI's TCP BTL without shared memory (--mca btl tcp,self), got btl '" +
-                  btl + "'");
+      throw Error(
+          "refusing to measure: --network-loopback needs Open MPI's TCP BTL without shared memory (--mca btl "
+          "tcp,self), got btl '" +
+          btl + "'");
     }
     return;
   }
   for (int r = 1; r < largest; ++r) {
     if (nodes[static_cast<std::size_t>(r)] == nodes[0]) {
-      throw Error("refusing to measure: channel 1 (network) needs every rank but the root on another node, rank " + std::to_string(r) +
+      throw Error("refusing to measure: channel 1 (network) needs every rank but the root on another node, rank " +
+                  std::to_string(r) +
                   " shares the root's node (on one host, --network-loopback with --mca btl tcp,self)");
     }
   }
@@ -202,7 +211,8 @@ struct Forced {
 Forced check_forcing(const Options& o, std::uint64_t segment) {
   const auto wanted = kAlgorithms.find(o.algorithm);
   if (wanted == kAlgorithms.end()) {
-    throw Error("--algorithm: expected linear, chain, kchain, split_binary, binary or binomial, got '" + o.algorithm + "'");
+    throw Error("--algorithm: expected linear, chain, kchain, split_binary, binary or binomial, got '" + o.algorithm +
+                "'");
   }
   const auto dynamic = read_int_cvar("coll_tuned_use_dynamic_rules");
   const auto algorithm = read_int_cvar("coll_tuned_bcast_algorithm");
@@ -211,12 +221,14 @@ Forced check_forcing(const Options& o, std::uint64_t segment) {
   if (!dynamic || !algorithm || !segsize || !fanout) {
     throw Error("cannot read Open MPI's coll_tuned_* variables (MPI_T): is this Open MPI with the tuned component?");
   }
-  const std::string forcing = "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm " + std::to_string(wanted->second) +
-                              " --mca coll_tuned_bcast_algorithm_segmentsize " + std::to_string(segment);
+  const std::string forcing = "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm " +
+                              std::to_string(wanted->second) + " --mca coll_tuned_bcast_algorithm_segmentsize " +
+                              std::to_string(segment);
   if (*dynamic == 0 || *algorithm != wanted->second || static_cast<std::uint64_t>(*segsize) != segment) {
-    throw Error("refusing to measure: Open MPI runs bcast algorithm " + std::to_string(*algorithm) + " with segments of " +
-                std::to_string(*segsize) + " bytes (dynamic rules " + (*dynamic ? "on" : "off") + "), not " + o.algorithm + " (" +
-                std::to_string(wanted->second) + ") with " + std::to_string(segment) + "; give mpirun " + forcing);
+    throw Error("refusing to measure: Open MPI runs bcast algorithm " + std::to_string(*algorithm) +
+                " with segments of " + std::to_string(*segsize) + " bytes (dynamic rules " + (*dynamic ? "on" : "off") +
+                "), not " + o.algorithm + " (" + std::to_string(wanted->second) + ") with " + std::to_string(segment) +
+                "; give mpirun " + forcing);
   }
   return Forced{wanted->second, static_cast<int>(*fanout)};
 }
@@ -226,18 +238,22 @@ std::vector<std::uint64_t> size_series(const Options& o, std::uint64_t segment) 
   if (last < first) throw Error("--max-size is smaller than --min-size");
   std::vector<std::uint64_t> sizes;
   for (std::uint64_t s = first; s <= last; s *= 2) {
-    if (s % segment != 0) throw Error("message size " + std::to_string(s) + " is not a multiple of the segment (" + std::to_string(segment) + ")");
+    if (s % segment != 0)
+      throw Error("message size " + std::to_string(s) + " is not a multiple of the segment (" +
+                  std::to_string(segment) + ")");
     sizes.push_back(s);
   }
   return sizes;
 }
 
-std::string row(const std::string& experiment, const std::string& channel, const std::string& algorithm, int ompi_algorithm,
-                std::uint64_t segment, int fanout, int procs, const std::string& nodes, std::uint64_t size, int calls, int sample, double time) {
+std::string row(const std::string& experiment, const std::string& channel, const std::string& algorithm,
+                int ompi_algorithm, std::uint64_t segment, int fanout, int procs, const std::string& nodes,
+                std::uint64_t size, int calls, int sample, double time) {
   char line[512];
-  std::snprintf(line, sizeof line, "%s,%s,%s,%s,%llu,%s,%d,%s,%llu,%d,%d,%.9g", experiment.c_str(), channel.c_str(), algorithm.c_str(),
-                ompi_algorithm ? std::to_string(ompi_algorithm).c_str() : "", static_cast<unsigned long long>(segment),
-                fanout ? std::to_string(fanout).c_str() : "", procs, nodes.c_str(), static_cast<unsigned long long>(size), calls, sample, time);
+  std::snprintf(line, sizeof line, "%s,%s,%s,%s,%llu,%s,%d,%s,%llu,%d,%d,%.9g", experiment.c_str(), channel.c_str(),
+                algorithm.c_str(), ompi_algorithm ? std::to_string(ompi_algorithm).c_str() : "",
+                static_cast<unsigned long long>(segment), fanout ? std::to_string(fanout).c_str() : "", procs,
+                nodes.c_str(), static_cast<unsigned long long>(size), calls, sample, time);
   return line;
 }
 
@@ -246,12 +262,14 @@ int run(const Options& o) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   if (world < 2) throw Error("needs at least 2 ranks");
-  if (o.calls < 1 || o.samples < 1 || o.warmup < 0) throw Error("--calls and --samples must be at least 1, --warmup at least 0");
+  if (o.calls < 1 || o.samples < 1 || o.warmup < 0)
+    throw Error("--calls and --samples must be at least 1, --warmup at least 0");
   const std::uint64_t segment = parse_size_option(o.segment, "--segment");
   const auto hosts = contend::mpi_support::allgather_strings(contend::mpi_support::this_host());
   const auto nodes = node_indices(hosts);
   const bool nbft = o.experiment == "nbft";
-  if (!nbft && o.experiment != "bcast_gather") throw Error("--experiment: expected nbft or bcast_gather, got '" + o.experiment + "'");
+  if (!nbft && o.experiment != "bcast_gather")
+    throw Error("--experiment: expected nbft or bcast_gather, got '" + o.experiment + "'");
   const auto procs_list = parse_procs(o.procs, world, nbft ? 2 : world);
   if (nbft && o.channel != 0 && o.channel != 1) throw Error("--channel: expected 0 (shared memory) or 1 (network)");
   if (nbft) check_channel(o, nodes, procs_list.back());
@@ -266,19 +284,24 @@ int run(const Options& o) {
       const std::string where = nodes_field(nodes, procs);
       for (const auto size : sizes) {
         for (int w = 0; w < o.warmup; ++w) {
-          if (nbft) nbft_sample(comm, rank, procs, o.calls, message, segment);
-          else bcast_gather_sample(comm, rank, procs, size, segment, message, gathered);
+          if (nbft)
+            nbft_sample(comm, rank, procs, o.calls, message, segment);
+          else
+            bcast_gather_sample(comm, rank, procs, size, segment, message, gathered);
         }
         for (int s = 0; s < o.samples; ++s) {
           const double t = nbft ? nbft_sample(comm, rank, procs, o.calls, message, segment)
                                 : bcast_gather_sample(comm, rank, procs, size, segment, message, gathered);
           if (rank != 0) continue;
-          rows.push_back(nbft ? row("nbft", std::to_string(o.channel), "", 0, segment, 0, procs, where, size, o.calls, s, t)
-                              : row("bcast_gather", "", o.algorithm, forced.algorithm, segment, forced.fanout, procs, where, size, 1, s, t));
+          rows.push_back(
+              nbft ? row("nbft", std::to_string(o.channel), "", 0, segment, 0, procs, where, size, o.calls, s, t)
+                   : row("bcast_gather", "", o.algorithm, forced.algorithm, segment, forced.fanout, procs, where, size,
+                         1, s, t));
         }
         if (rank == 0) {
-          std::fprintf(stderr, "taulop_bench: %s P=%d size=%llu: %s\n", nbft ? ("nbft channel " + std::to_string(o.channel)).c_str() : o.algorithm.c_str(),
-                       procs, static_cast<unsigned long long>(size), rows.back().substr(rows.back().rfind(',') + 1).c_str());
+          std::fprintf(stderr, "taulop_bench: %s P=%d size=%llu: %s\n",
+                       nbft ? ("nbft channel " + std::to_string(o.channel)).c_str() : o.algorithm.c_str(), procs,
+                       static_cast<unsigned long long>(size), rows.back().substr(rows.back().rfind(',') + 1).c_str());
         }
       }
       MPI_Comm_free(&comm);
@@ -293,9 +316,12 @@ int run(const Options& o) {
     library = library.substr(0, library.find_first_of(",\n"));
     contend::write_file_atomically(o.output, [&](std::ostream& out) {
       out << "# Nuriyev et al. JPDC 2022 Sec. 5, contend calibrate/taulop: " << o.experiment
-          << (nbft ? " (NBFT of one segment, time per call incl. its barrier)" : " (bcast + barrier + flat gather of one segment)") << "\n";
+          << (nbft ? " (NBFT of one segment, time per call incl. its barrier)"
+                   : " (bcast + barrier + flat gather of one segment)")
+          << "\n";
       out << "# " << library << "; btl '" << read_string_cvar("btl").value_or("") << "'"
-          << (nbft && o.channel == 1 && o.network_loopback ? "; network channel = TCP loopback on one host" : "") << "\n";
+          << (nbft && o.channel == 1 && o.network_loopback ? "; network channel = TCP loopback on one host" : "")
+          << "\n";
       out << "# hosts:";
       for (std::size_t r = 0; r < hosts.size(); ++r) out << ' ' << r << '@' << hosts[r];
       out << "\nexperiment,channel,algorithm,ompi_algorithm,segment,fanout,P,nodes,size,calls,sample,time\n";
@@ -312,12 +338,15 @@ int main(int argc, char** argv) {
   CLI::App app{"Nuriyev et al. (JPDC 2022) Sec. 5 experiments: raw timings for contend fit-taulop", "taulop_bench"};
   app.add_option("--experiment", o.experiment, "nbft (gamma, Q) | bcast_gather (per-algorithm o, L)")->required();
   app.add_option("--channel", o.channel, "nbft: 0 shared memory, 1 network")->capture_default_str();
-  app.add_flag("--network-loopback", o.network_loopback, "nbft channel 1 on one host through Open MPI's TCP BTL (tests, not a network)");
+  app.add_flag("--network-loopback", o.network_loopback,
+               "nbft channel 1 on one host through Open MPI's TCP BTL (tests, not a network)");
   app.add_option("--procs", o.procs, "P values, e.g. 2-8 or 4,8 (default: nbft 2..ranks, bcast_gather all ranks)");
-  app.add_option("--segment", o.segment, "Segment size m_s (as forced with coll_tuned_bcast_algorithm_segmentsize)")->capture_default_str();
+  app.add_option("--segment", o.segment, "Segment size m_s (as forced with coll_tuned_bcast_algorithm_segmentsize)")
+      ->capture_default_str();
   app.add_option("--min-size", o.min_size, "bcast_gather: first message size")->capture_default_str();
   app.add_option("--max-size", o.max_size, "bcast_gather: last message size (sizes double)")->capture_default_str();
-  app.add_option("--algorithm", o.algorithm, "bcast_gather: the algorithm mpirun forced (linear, chain, kchain, split_binary, binary, binomial)");
+  app.add_option("--algorithm", o.algorithm,
+                 "bcast_gather: the algorithm mpirun forced (linear, chain, kchain, split_binary, binary, binomial)");
   app.add_option("--calls", o.calls, "nbft: NBFTs per sample (N)")->capture_default_str();
   app.add_option("--samples", o.samples, "Samples per (P, size)")->capture_default_str();
   app.add_option("--warmup", o.warmup, "Untimed samples per (P, size)")->capture_default_str();
@@ -331,7 +360,8 @@ int main(int argc, char** argv) {
   int rank = 0, status = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   try {
-    if (!o.experiment.empty() && o.experiment != "nbft" && o.algorithm.empty()) throw Error("--algorithm is required with --experiment bcast_gather");
+    if (!o.experiment.empty() && o.experiment != "nbft" && o.algorithm.empty())
+      throw Error("--algorithm is required with --experiment bcast_gather");
     status = run(o);
   } catch (const std::exception& e) {
     if (rank == 0) std::cerr << "taulop_bench: error: " << e.what() << "\n";

@@ -31,8 +31,8 @@ std::optional<Cvar> find_cvar(const std::string& name) {
   char found[256], description[1024];
   int name_length = sizeof found, description_length = sizeof description, verbosity = 0, scope = 0;
   MPI_T_enum enumtype{};
-  if (MPI_T_cvar_get_info(v.index, found, &name_length, &verbosity, &v.type, &enumtype, description, &description_length,
-                          &v.bind, &scope) != MPI_SUCCESS) {
+  if (MPI_T_cvar_get_info(v.index, found, &name_length, &verbosity, &v.type, &enumtype, description,
+                          &description_length, &v.bind, &scope) != MPI_SUCCESS) {
     return std::nullopt;
   }
   if (v.bind != MPI_T_BIND_NO_OBJECT) return std::nullopt;  // per-object variables are not settings
@@ -57,7 +57,8 @@ std::optional<long long> read_int_cvar(const std::string& name) {
   } else if (v->type == MPI_UNSIGNED) {
     unsigned value = 0;
     if (MPI_T_cvar_read(handle, &value) == MPI_SUCCESS) out = value;
-  } else if (v->type == MPI_LONG_LONG || v->type == MPI_UNSIGNED_LONG_LONG || v->type == MPI_LONG || v->type == MPI_UNSIGNED_LONG) {
+  } else if (v->type == MPI_LONG_LONG || v->type == MPI_UNSIGNED_LONG_LONG || v->type == MPI_LONG ||
+             v->type == MPI_UNSIGNED_LONG) {
     long long value = 0;
     if (MPI_T_cvar_read(handle, &value) == MPI_SUCCESS) out = value;
   }

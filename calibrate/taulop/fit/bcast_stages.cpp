@@ -7,32 +7,6 @@
 
 namespace contend::calibrate {
 
-const std::vector<BcastAlgorithmInfo>& bcast_algorithms() {
-  static const std::vector<BcastAlgorithmInfo> all = {
-      {BcastAlgorithm::linear, "linear", 1, "basic linear"},
-      {BcastAlgorithm::chain, "chain", 3, "pipeline"},
-      {BcastAlgorithm::kchain, "kchain", 2, "chain"},
-      {BcastAlgorithm::split_binary, "split_binary", 4, "split binary tree"},
-      {BcastAlgorithm::binary, "binary", 5, "binary tree"},
-      {BcastAlgorithm::binomial, "binomial", 6, "binomial tree"},
-  };
-  return all;
-}
-
-const BcastAlgorithmInfo& bcast_algorithm_info(BcastAlgorithm a) {
-  for (const auto& info : bcast_algorithms()) {
-    if (info.algorithm == a) return info;
-  }
-  throw Error("internal error: unknown broadcast algorithm");
-}
-
-std::optional<BcastAlgorithm> bcast_algorithm_named(std::string_view name) {
-  for (const auto& info : bcast_algorithms()) {
-    if (info.name == name) return info.algorithm;
-  }
-  return std::nullopt;
-}
-
 double NbftParameters::gamma(int channel, int procs) const {
   const auto& table = channel == 0 ? gamma_shared : gamma_network;
   if (procs <= 2) return 1;  // eq. (14): gamma(2) = 1 by definition
@@ -50,7 +24,8 @@ double NbftParameters::gamma(int channel, int procs) const {
     auto upper = table.lower_bound(procs);
     if (upper == table.end()) --upper;  // beyond: the last two points
     auto lower = std::prev(upper);
-    value = lower->second + (upper->second - lower->second) * (procs - lower->first) / static_cast<double>(upper->first - lower->first);
+    value = lower->second +
+            (upper->second - lower->second) * (procs - lower->first) / static_cast<double>(upper->first - lower->first);
   }
   return std::clamp(value, 1.0, static_cast<double>(procs - 1));
 }
@@ -90,9 +65,11 @@ std::uint64_t segments_of(std::uint64_t bytes, std::uint64_t segment) {
   return (bytes + segment - 1) / segment;
 }
 
-Coefficients tree_bcast(const Tree& tree, std::uint64_t segments, const std::vector<int>& nodes, const NbftParameters& nbft) {
+Coefficients tree_bcast(const Tree& tree, std::uint64_t segments, const std::vector<int>& nodes,
+                        const NbftParameters& nbft) {
   Coefficients total{};
-  for (const auto& stage : nbft_stages(tree, static_cast<int>(segments), nodes, nbft)) total = total + stage.coefficients;
+  for (const auto& stage : nbft_stages(tree, static_cast<int>(segments), nodes, nbft))
+    total = total + stage.coefficients;
   return total;
 }
 
@@ -117,7 +94,8 @@ Coefficients split_binary_bcast(const Experiment& e, const NbftParameters& nbft)
 
 }  // namespace
 
-std::vector<Stage> nbft_stages(const Tree& tree, int segments, const std::vector<int>& node_of_rank, const NbftParameters& nbft) {
+std::vector<Stage> nbft_stages(const Tree& tree, int segments, const std::vector<int>& node_of_rank,
+                               const NbftParameters& nbft) {
   const auto& depth = tree.depth;
   // tree.height: the stages one segment takes to reach the deepest leaf.
   std::vector<Stage> stages(static_cast<std::size_t>(std::max(0, tree.height + segments - 1)));
@@ -142,7 +120,7 @@ Coefficients bcast_coefficients(const Experiment& e, const NbftParameters& nbft)
   if (e.segment == 0) throw Error("the segment size m_s must be positive");
   const std::uint64_t segments = segments_of(e.size, e.segment);
   switch (e.algorithm) {
-    case BcastAlgorithm::linear: {
+    case BcastAlgorithm::Linear: {
       // Eq. (1): P - 1 blocking point-to-point sends of the whole message,
       // T_p2p^c(m) taken as (m / m_s) T_p2p^c(m_s).
       Coefficients sum{};
@@ -150,11 +128,15 @@ Coefficients bcast_coefficients(const Experiment& e, const NbftParameters& nbft)
       for (int r = 1; r < p; ++r) sum = sum + per_message * p2p_coefficients(channel_between(e.node_of_rank, 0, r));
       return sum;
     }
-    case BcastAlgorithm::chain: return tree_bcast(chain_tree(p, 1), segments, e.node_of_rank, nbft);
-    case BcastAlgorithm::kchain: return tree_bcast(chain_tree(p, e.fanout), segments, e.node_of_rank, nbft);
-    case BcastAlgorithm::binary: return tree_bcast(binary_tree(p), segments, e.node_of_rank, nbft);
-    case BcastAlgorithm::binomial: return tree_bcast(binomial_tree(p), segments, e.node_of_rank, nbft);
-    case BcastAlgorithm::split_binary: {
+    case BcastAlgorithm::Chain:
+      return tree_bcast(chain_tree(p, 1), segments, e.node_of_rank, nbft);
+    case BcastAlgorithm::KChain:
+      return tree_bcast(chain_tree(p, e.fanout), segments, e.node_of_rank, nbft);
+    case BcastAlgorithm::Binary:
+      return tree_bcast(binary_tree(p), segments, e.node_of_rank, nbft);
+    case BcastAlgorithm::Binomial:
+      return tree_bcast(binomial_tree(p), segments, e.node_of_rank, nbft);
+    case BcastAlgorithm::SplitBinary: {
       // Open MPI falls back to the chain (fanout 1) when a half is empty or smaller than a segment.
       const std::uint64_t left = (e.size + 1) / 2, right = e.size - left;
       if (right == 0 || e.segment > right || e.segment > left) {
@@ -168,7 +150,8 @@ Coefficients bcast_coefficients(const Experiment& e, const NbftParameters& nbft)
 
 Coefficients flat_gather_coefficients(const std::vector<int>& node_of_rank) {
   Coefficients sum{};
-  for (int r = 1; r < static_cast<int>(node_of_rank.size()); ++r) sum = sum + p2p_coefficients(channel_between(node_of_rank, 0, r));
+  for (int r = 1; r < static_cast<int>(node_of_rank.size()); ++r)
+    sum = sum + p2p_coefficients(channel_between(node_of_rank, 0, r));
   return sum;
 }
 

@@ -36,23 +36,13 @@
 #include <vector>
 
 #include "models/taulop/bcast_trees.hpp"
+#include "models/taulop/parameters.hpp"
 
 namespace contend::calibrate {
 
-// The six broadcast algorithms of the paper, by the paper's names. Open MPI's
-// "chain" (id 2) with fanout K is the paper's K-chain; Open MPI's "pipeline"
-// (id 3, one chain) is the paper's chain.
-enum class BcastAlgorithm { linear, kchain, chain, split_binary, binary, binomial };
-
-struct BcastAlgorithmInfo {
-  BcastAlgorithm algorithm;
-  std::string_view name;       // as in raw CSVs and platform files
-  int ompi_id;                 // coll_tuned_bcast_algorithm
-  std::string_view ompi_name;  // Open MPI's name for it
-};
-const std::vector<BcastAlgorithmInfo>& bcast_algorithms();
-const BcastAlgorithmInfo& bcast_algorithm_info(BcastAlgorithm a);
-std::optional<BcastAlgorithm> bcast_algorithm_named(std::string_view name);
+// The six broadcast algorithms of the paper, with Open MPI's ids (the model's table).
+using taulop::bcast_algorithm_info;
+using taulop::BcastAlgorithm;
 
 // The virtual trees (Open MPI 4.1's coll_base_topo, rooted at 0: all
 // experiments use root 0) are the taulop model's, so that the fit and the
@@ -84,10 +74,10 @@ Coefficients operator*(double k, const Coefficients& a);
 Coefficients p2p_coefficients(int channel);
 
 struct Experiment {
-  BcastAlgorithm algorithm = BcastAlgorithm::binomial;
-  std::uint64_t size = 0;      // m, bytes
-  std::uint64_t segment = 0;   // m_s, bytes
-  int fanout = 4;              // K of the K-chain (coll_tuned_bcast_algorithm_chain_fanout)
+  BcastAlgorithm algorithm = BcastAlgorithm::Binomial;
+  std::uint64_t size = 0;         // m, bytes
+  std::uint64_t segment = 0;      // m_s, bytes
+  int fanout = 4;                 // K of the K-chain (coll_tuned_bcast_algorithm_chain_fanout)
   std::vector<int> node_of_rank;  // P = its size; two ranks on one node talk through shared memory
   int procs() const { return static_cast<int>(node_of_rank.size()); }
 };
@@ -105,6 +95,7 @@ struct Stage {
   double factor = 0;
   Coefficients coefficients{};
 };
-std::vector<Stage> nbft_stages(const Tree& tree, int segments, const std::vector<int>& node_of_rank, const NbftParameters& nbft);
+std::vector<Stage> nbft_stages(const Tree& tree, int segments, const std::vector<int>& node_of_rank,
+                               const NbftParameters& nbft);
 
 }  // namespace contend::calibrate

@@ -20,17 +20,17 @@
 namespace contend::calibrate {
 
 struct HuberOptions {
-  double epsilon = 1.35;      // Huber's threshold, in residual scales (95% efficiency under Gaussian noise)
-  double ridge = 1e-10;       // on the column-normalised problem: a tie-break, not a shrinkage
+  double epsilon = 1.35;  // Huber's threshold, in residual scales (95% efficiency under Gaussian noise)
+  double ridge = 1e-10;   // on the column-normalised problem: a tie-break, not a shrinkage
   bool non_negative = true;
   int max_iterations = 200;
-  double tolerance = 1e-10;   // relative change of the coefficients that ends the iterations
+  double tolerance = 1e-10;  // relative change of the coefficients that ends the iterations
 };
 
 struct HuberFit {
   Eigen::VectorXd coefficients;
-  Eigen::VectorXd weights;    // final weight of each equation: 1 = inlier, < 1 = down-weighted
-  double scale = 0;           // robust residual scale (seconds when t is in seconds)
+  Eigen::VectorXd weights;  // final weight of each equation: 1 = inlier, < 1 = down-weighted
+  double scale = 0;         // robust residual scale (seconds when t is in seconds)
   int iterations = 0;
   bool converged = false;
 };

@@ -16,16 +16,17 @@ namespace contend::calibrate {
 namespace {
 
 CsvColumns raw_columns() {
-  return CsvColumns{.required = {"experiment", "channel", "algorithm", "ompi_algorithm", "segment", "fanout", "P", "nodes", "size",
-                                 "calls", "sample", "time"},
+  return CsvColumns{.required = {"experiment", "channel", "algorithm", "ompi_algorithm", "segment", "fanout", "P",
+                                 "nodes", "size", "calls", "sample", "time"},
                     .header_error = [](std::string_view header) {
-                      return "expected the header '" + std::string(kTaulopCsvHeader) + "', got '" + std::string(header) + "'";
+                      return "expected the header '" + std::string(kTaulopCsvHeader) + "', got '" +
+                             std::string(header) + "'";
                     }};
 }
 
 std::vector<std::string> algorithm_names() {
   std::vector<std::string> names;
-  for (const auto& info : bcast_algorithms()) names.emplace_back(info.name);
+  for (const auto a : taulop::kBcastAlgorithms) names.emplace_back(bcast_algorithm_info(a).name);
   return names;
 }
 
@@ -36,7 +37,8 @@ std::vector<int> node_list(const CsvRow& row) {
   std::size_t begin = 0;
   while (true) {
     const auto colon = text.find(':', begin);
-    const auto item = trim(text.substr(begin, colon == std::string_view::npos ? std::string_view::npos : colon - begin));
+    const auto item =
+        trim(text.substr(begin, colon == std::string_view::npos ? std::string_view::npos : colon - begin));
     int node = 0;
     const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), node);
     if (ec != std::errc{} || ptr != item.data() + item.size() || node < 0) {
@@ -57,7 +59,7 @@ TaulopSample parse_sample(const CsvRow& row) {
     if (s.channel > 1) row.fail("channel", "channel: expected 0 (shared memory) or 1 (network)");
   } else if (experiment == "bcast_gather") {
     const std::string& name = row.text("algorithm");
-    s.algorithm = bcast_algorithm_named(name);
+    s.algorithm = taulop::bcast_algorithm_by_name(name);
     if (!s.algorithm) {
       row.fail("algorithm", "algorithm: unknown '" + name + "'" + did_you_mean(name, algorithm_names()) +
                                 "; expected one of: " + join(algorithm_names()));
@@ -65,7 +67,8 @@ TaulopSample parse_sample(const CsvRow& row) {
     const int id = row.at_least<int>("ompi_algorithm", 1);
     if (id != bcast_algorithm_info(*s.algorithm).ompi_id) {
       row.fail("ompi_algorithm", "ompi_algorithm: " + name + " is Open MPI's algorithm " +
-                                     std::to_string(bcast_algorithm_info(*s.algorithm).ompi_id) + ", got " + std::to_string(id));
+                                     std::to_string(bcast_algorithm_info(*s.algorithm).ompi_id) + ", got " +
+                                     std::to_string(id));
     }
   } else {
     row.fail("experiment", "experiment: expected 'nbft' or 'bcast_gather', got '" + experiment + "'");
@@ -75,7 +78,8 @@ TaulopSample parse_sample(const CsvRow& row) {
   const int procs = row.at_least<int>("P", 2);
   s.nodes = node_list(row);
   if (static_cast<int>(s.nodes.size()) != procs) {
-    row.fail("nodes", "nodes: expected one node index per rank (" + std::to_string(procs) + "), got " + std::to_string(s.nodes.size()));
+    row.fail("nodes", "nodes: expected one node index per rank (" + std::to_string(procs) + "), got " +
+                          std::to_string(s.nodes.size()));
   }
   s.size = row.at_least<std::uint64_t>("size", 1);
   s.calls = row.at_least<int>("calls", 1);
@@ -102,15 +106,15 @@ std::uint64_t common_segment(const std::vector<TaulopSample>& samples) {
   const std::uint64_t segment = samples.front().segment;
   for (const auto& s : samples) {
     if (s.segment != segment) {
-      throw Error("the samples use two segment sizes (" + std::to_string(segment) + " and " + std::to_string(s.segment) +
-                  " bytes); the model has one m_s: calibrate one at a time");
+      throw Error("the samples use two segment sizes (" + std::to_string(segment) + " and " +
+                  std::to_string(s.segment) + " bytes); the model has one m_s: calibrate one at a time");
     }
   }
   return segment;
 }
 
-AlgorithmFit fit_algorithm(BcastAlgorithm algorithm, const std::vector<const TaulopSample*>& rows, const NbftParameters& nbft,
-                           const TaulopFitOptions& options) {
+AlgorithmFit fit_algorithm(BcastAlgorithm algorithm, const std::vector<const TaulopSample*>& rows,
+                           const NbftParameters& nbft, const TaulopFitOptions& options) {
   AlgorithmFit fit;
   fit.algorithm = algorithm;
   fit.fanout = rows.front()->fanout;
@@ -118,8 +122,8 @@ AlgorithmFit fit_algorithm(BcastAlgorithm algorithm, const std::vector<const Tau
   std::map<std::tuple<int, std::uint64_t, std::vector<int>>, std::vector<double>> groups;
   for (const auto* r : rows) {
     if (r->fanout != fit.fanout) {
-      throw Error(name + ": samples with two chain fanouts (" + std::to_string(fit.fanout) + " and " + std::to_string(r->fanout) +
-                  "); keep one");
+      throw Error(name + ": samples with two chain fanouts (" + std::to_string(fit.fanout) + " and " +
+                  std::to_string(r->fanout) + "); keep one");
     }
     groups[{static_cast<int>(r->nodes.size()), r->size, r->nodes}].push_back(r->time);
   }
@@ -141,7 +145,8 @@ AlgorithmFit fit_algorithm(BcastAlgorithm algorithm, const std::vector<const Tau
     }
     fit.equations.push_back(eq);
   }
-  fit.t1_from_q = std::all_of(fit.equations.begin(), fit.equations.end(), [](const auto& eq) { return eq.lambda[1] == 0; });
+  fit.t1_from_q =
+      std::all_of(fit.equations.begin(), fit.equations.end(), [](const auto& eq) { return eq.lambda[1] == 0; });
   const auto n = static_cast<Eigen::Index>(fit.equations.size());
   Eigen::MatrixXd design(n, fit.t1_from_q ? 1 : 2);
   Eigen::VectorXd t(n);
@@ -182,7 +187,9 @@ std::vector<TaulopSample> read_taulop_csv(std::istream& in, const std::string& n
   return samples_of(CsvFile::read(in, name, raw_columns()));
 }
 
-std::vector<TaulopSample> read_taulop_csv(const std::string& path) { return samples_of(CsvFile::read(path, raw_columns())); }
+std::vector<TaulopSample> read_taulop_csv(const std::string& path) {
+  return samples_of(CsvFile::read(path, raw_columns()));
+}
 
 std::vector<TaulopSample> read_taulop_csvs(const std::vector<std::string>& paths) {
   return read_all(paths, [](const std::string& path) { return read_taulop_csv(path); });
@@ -199,7 +206,9 @@ NbftEstimate estimate_nbft(const std::vector<TaulopSample>& samples, std::option
     for (const auto& [p, t] : by_procs[c]) times[p] = median(t);
   }
   if (!e.time_shared.count(2)) {
-    throw Error("no NBFT experiment over shared memory with P = 2 (experiment nbft, channel 0): gamma^0 and Q need T_NBFT^0(2, m_s)");
+    throw Error(
+        "no NBFT experiment over shared memory with P = 2 (experiment nbft, channel 0): gamma^0 and Q need T_NBFT^0(2, "
+        "m_s)");
   }
   // Eq. (14), within eq. (7)'s bounds 1 <= gamma^c(P) <= P - 1.
   for (int c = 0; c < 2; ++c) {
@@ -212,7 +221,8 @@ NbftEstimate estimate_nbft(const std::vector<TaulopSample>& samples, std::option
       const double kept = std::clamp(raw, 1.0, static_cast<double>(std::max(1, p - 1)));
       if (kept != raw) {
         char note[160];
-        std::snprintf(note, sizeof note, "gamma^%d(%d) measured %.4g, outside eq. (7)'s [1, %d]: set to %.4g", c, p, raw, p - 1, kept);
+        std::snprintf(note, sizeof note, "gamma^%d(%d) measured %.4g, outside eq. (7)'s [1, %d]: set to %.4g", c, p,
+                      raw, p - 1, kept);
         e.notes.emplace_back(note);
       }
       gamma[p] = kept;
@@ -229,8 +239,9 @@ NbftEstimate estimate_nbft(const std::vector<TaulopSample>& samples, std::option
                         " <= 1: the network NBFT was not slower than shared memory (eq. (3) assumes Q > 1)");
     }
   } else {
-    throw Error("no NBFT experiment over the network with P = 2 (experiment nbft, channel 1): eq. (15) needs it for Q(m_s); "
-                "measure it or give Q");
+    throw Error(
+        "no NBFT experiment over the network with P = 2 (experiment nbft, channel 1): eq. (15) needs it for Q(m_s); "
+        "measure it or give Q");
   }
   return e;
 }
@@ -240,14 +251,16 @@ TaulopCalibration fit_taulop(const std::vector<TaulopSample>& samples, const Tau
   c.segment = common_segment(samples);
   c.nbft = estimate_nbft(samples, options.q);
   c.nbft.parameters.literal_eq18 = options.literal_eq18;
-  for (const auto& info : bcast_algorithms()) {
+  for (const auto a : taulop::kBcastAlgorithms) {
+    const auto& info = bcast_algorithm_info(a);
     std::vector<const TaulopSample*> rows;
     for (const auto& s : samples) {
       if (!s.nbft && s.algorithm == info.algorithm) rows.push_back(&s);
     }
     if (!rows.empty()) c.algorithms.push_back(fit_algorithm(info.algorithm, rows, c.nbft.parameters, options));
   }
-  if (c.algorithms.empty()) throw Error("no broadcast experiment (experiment bcast_gather) in the samples: nothing to fit");
+  if (c.algorithms.empty())
+    throw Error("no broadcast experiment (experiment bcast_gather) in the samples: nothing to fit");
   for (const auto& f : c.algorithms) {
     if (!std::isfinite(f.o0) || !std::isfinite(f.o1) || !std::isfinite(f.l0) || !std::isfinite(f.l1)) {
       throw Error(std::string(bcast_algorithm_info(f.algorithm).name) + ": the fit did not give finite parameters");
@@ -264,12 +277,14 @@ FitErrors fit_errors(const AlgorithmFit& fit) {
 }
 
 std::string fits_csv(const TaulopCalibration& c) {
-  std::string out = "algorithm,P,size,samples,lambda_o0,lambda_o1,lambda_L0,lambda_L1,measured,predicted,weight,o0,o1,L0,L1\n";
+  std::string out =
+      "algorithm,P,size,samples,lambda_o0,lambda_o1,lambda_L0,lambda_L1,measured,predicted,weight,o0,o1,L0,L1\n";
   for (const auto& f : c.algorithms) {
     for (const auto& eq : f.equations) {
-      out += fmt::format("{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6f},{:.9g},{:.9g},{:.9g},{:.9g}\n",
-                         bcast_algorithm_info(f.algorithm).name, eq.procs, eq.size, eq.samples, eq.lambda[0], eq.lambda[1],
-                         eq.lambda[2], eq.lambda[3], eq.measured, eq.predicted, eq.weight, f.o0, f.o1, f.l0, f.l1);
+      out +=
+          fmt::format("{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.6f},{:.9g},{:.9g},{:.9g},{:.9g}\n",
+                      bcast_algorithm_info(f.algorithm).name, eq.procs, eq.size, eq.samples, eq.lambda[0], eq.lambda[1],
+                      eq.lambda[2], eq.lambda[3], eq.measured, eq.predicted, eq.weight, f.o0, f.o1, f.l0, f.l1);
     }
   }
   return out;

@@ -33,11 +33,11 @@ struct TaulopSample {
   std::optional<BcastAlgorithm> algorithm;  // bcast_gather only
   std::uint64_t segment = 0;
   int fanout = 0;
-  std::vector<int> nodes;                   // P = its size
+  std::vector<int> nodes;  // P = its size
   std::uint64_t size = 0;
   int calls = 1;
   int sample = 0;
-  double time = 0;                          // seconds per call
+  double time = 0;  // seconds per call
 };
 
 std::vector<TaulopSample> read_taulop_csv(std::istream& in, const std::string& name);
@@ -72,13 +72,13 @@ struct TaulopEquation {
 // T^1 < T^0: L^0 = T^1 / 2, o^0 = T^0 - T^1, o^1 = L^1 = 0). When no
 // experiment crossed nodes, T^1 = Q(m_s) T^0 (eq. (3)).
 struct AlgorithmFit {
-  BcastAlgorithm algorithm = BcastAlgorithm::binomial;
+  BcastAlgorithm algorithm = BcastAlgorithm::Binomial;
   int fanout = 0;
-  double t0 = 0, t1 = 0;          // T_p2p^0(m_s), T_p2p^1(m_s), seconds
-  bool t1_from_q = false;         // no network transfer in the experiments: T^1 = Q T^0
+  double t0 = 0, t1 = 0;   // T_p2p^0(m_s), T_p2p^1(m_s), seconds
+  bool t1_from_q = false;  // no network transfer in the experiments: T^1 = Q T^0
   double o0 = 0, o1 = 0, l0 = 0, l1 = 0;
   std::vector<TaulopEquation> equations;
-  HuberFit huber;                 // on (T^0, T^1), or T^0 alone when t1_from_q
+  HuberFit huber;  // on (T^0, T^1), or T^0 alone when t1_from_q
 };
 
 // The Table 2 split of T^0 and T^1 into o^0, o^1, L^0, L^1 (see above).
@@ -87,12 +87,12 @@ void split_p2p_times(AlgorithmFit& fit);
 struct TaulopCalibration {
   std::uint64_t segment = 0;
   NbftEstimate nbft;
-  std::vector<AlgorithmFit> algorithms;  // in bcast_algorithms() order, those measured
+  std::vector<AlgorithmFit> algorithms;  // in taulop::kBcastAlgorithms order, those measured
 };
 
 struct TaulopFitOptions {
-  std::optional<double> q;     // replaces eq. (15) when no network NBFT was measured
-  bool literal_eq18 = false;   // NbftParameters::literal_eq18
+  std::optional<double> q;    // replaces eq. (15) when no network NBFT was measured
+  bool literal_eq18 = false;  // NbftParameters::literal_eq18
   // Residuals relative to each measured time (each equation divided by its
   // time) instead of the paper's absolute seconds: for machines where large
   // messages are much noisier than small ones (shared or oversubscribed).

@@ -54,10 +54,10 @@ std::string channel_lines(const TaulopCalibration& c, const YamlField& existing,
 }
 
 std::string algorithm_line(const AlgorithmFit& f, std::uint64_t segment) {
-  const bool whole_message = f.algorithm == BcastAlgorithm::linear || f.algorithm == BcastAlgorithm::split_binary;
+  const bool whole_message = f.algorithm == BcastAlgorithm::Linear || f.algorithm == BcastAlgorithm::SplitBinary;
   auto value = [&](double x) { return whole_message ? proportional(x, segment) : number(x); };
-  return fmt::format("      {}: {{o0: {}, o1: {}, L0: {}, L1: {}}}\n", bcast_algorithm_info(f.algorithm).name, value(f.o0),
-                     value(f.o1), value(f.l0), value(f.l1));
+  return fmt::format("      {}: {{o0: {}, o1: {}, L0: {}, L1: {}}}\n", bcast_algorithm_info(f.algorithm).name,
+                     value(f.o0), value(f.o1), value(f.l0), value(f.l1));
 }
 
 }  // namespace
@@ -65,10 +65,11 @@ std::string algorithm_line(const AlgorithmFit& f, std::uint64_t segment) {
 std::string taulop_section(const TaulopCalibration& c, const YamlField& existing, const std::string& source) {
   int fanout = 4;
   for (const auto& f : c.algorithms) {
-    if (f.algorithm == BcastAlgorithm::kchain) fanout = f.fanout;
+    if (f.algorithm == BcastAlgorithm::KChain) fanout = f.fanout;
   }
   if (existing.child("kchain_fanout").present() &&
-      std::none_of(c.algorithms.begin(), c.algorithms.end(), [](const auto& f) { return f.algorithm == BcastAlgorithm::kchain; })) {
+      std::none_of(c.algorithms.begin(), c.algorithms.end(),
+                   [](const auto& f) { return f.algorithm == BcastAlgorithm::KChain; })) {
     fanout = static_cast<int>(existing.child("kchain_fanout").as_int(1, 32));
   }
   std::string out = "  taulop:\n";
@@ -85,8 +86,9 @@ std::string taulop_section(const TaulopCalibration& c, const YamlField& existing
   for (const auto& f : c.algorithms) out += algorithm_line(f, c.segment);
   // Algorithms calibrated before and not measured now stay.
   const auto old_bcast = existing.child("bcast");
-  for (const auto& [key, value] : old_bcast.is_map() ? old_bcast.entries() : std::vector<std::pair<YamlField, YamlField>>{}) {
-    const auto a = bcast_algorithm_named(key.as_string());
+  for (const auto& [key, value] :
+       old_bcast.is_map() ? old_bcast.entries() : std::vector<std::pair<YamlField, YamlField>>{}) {
+    const auto a = taulop::bcast_algorithm_by_name(key.as_string());
     if (a && std::none_of(c.algorithms.begin(), c.algorithms.end(), [&](const auto& f) { return f.algorithm == *a; })) {
       out += "      " + key.as_string() + ": " + flow(value) + "\n";
     }

@@ -4,21 +4,20 @@
 // against hand computations, the estimation of gamma and Q, the raw CSV
 // reader, and the platform section read back by the taulop model.
 #include <boost/test/unit_test.hpp>
-
 #include <cmath>
 #include <sstream>
 #include <string>
 
-#include "sim/core/mapping.hpp"
-#include "sim/core/platform.hpp"
-#include "models/taulop/bcast_models.hpp"
-#include "models/taulop/bcast_trees.hpp"
 #include "calibrate/taulop/fit/bcast_stages.hpp"
 #include "calibrate/taulop/fit/huber.hpp"
 #include "calibrate/taulop/fit/taulop_fit.hpp"
 #include "calibrate/taulop/fit/taulop_section.hpp"
+#include "models/taulop/bcast_models.hpp"
+#include "models/taulop/bcast_trees.hpp"
 #include "models/taulop/parameters.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
 #include "sim/core/yaml_field.hpp"
 #include "tests/harness/error_message.hpp"
 
@@ -36,9 +35,11 @@ Eigen::MatrixXd design(int rows) {
 }
 
 // Deterministic small noise in [-1, 1].
-double wiggle(int i) { return std::sin(12.9898 * i + 78.233) ; }
+double wiggle(int i) { return std::sin(12.9898 * i + 78.233); }
 
-double relative_error(const Eigen::VectorXd& x, const Eigen::VectorXd& truth) { return (x - truth).norm() / truth.norm(); }
+double relative_error(const Eigen::VectorXd& x, const Eigen::VectorXd& truth) {
+  return (x - truth).norm() / truth.norm();
+}
 
 // Fig. 4 of the paper: two nodes of four cores, ranks 0-3 and 4-7.
 std::vector<int> two_quad_nodes() { return {0, 0, 0, 0, 1, 1, 1, 1}; }
@@ -51,13 +52,13 @@ NbftParameters paper_like_nbft() {
   return n;
 }
 
-std::string row(const std::string& experiment, int channel, const std::string& algorithm, int id, int procs, const std::string& nodes,
-                std::uint64_t size, int sample, double time) {
+std::string row(const std::string& experiment, int channel, const std::string& algorithm, int id, int procs,
+                const std::string& nodes, std::uint64_t size, int sample, double time) {
   std::ostringstream out;
   out.precision(17);
-  out << experiment << ',' << (channel >= 0 ? std::to_string(channel) : "") << ',' << algorithm << ',' << (id ? std::to_string(id) : "")
-      << ",8192," << (id ? "2" : "") << ',' << procs << ',' << nodes << ',' << size << ',' << (id ? 1 : 10) << ',' << sample << ',' << time
-      << '\n';
+  out << experiment << ',' << (channel >= 0 ? std::to_string(channel) : "") << ',' << algorithm << ','
+      << (id ? std::to_string(id) : "") << ",8192," << (id ? "2" : "") << ',' << procs << ',' << nodes << ',' << size
+      << ',' << (id ? 1 : 10) << ',' << sample << ',' << time << '\n';
   return out.str();
 }
 
@@ -74,7 +75,8 @@ std::string nbft_rows() {
   const double g0[] = {1, 1.1, 1.3}, g1[] = {1, 1.2, 1.5};
   for (int p = 2; p <= 4; ++p) {
     for (int s = 0; s < 3; ++s) {
-      csv += row("nbft", 0, "", 0, p, nodes_text({0, 0, 0, 0}, p), 8192, s, t0 * g0[p - 2] * (s == 1 ? 5 : 1));  // one wild sample
+      csv += row("nbft", 0, "", 0, p, nodes_text({0, 0, 0, 0}, p), 8192, s,
+                 t0 * g0[p - 2] * (s == 1 ? 5 : 1));  // one wild sample
       csv += row("nbft", 1, "", 0, p, nodes_text({0, 1, 1, 1}, p), 8192, s, t1 * g1[p - 2]);
     }
   }
@@ -110,8 +112,8 @@ BOOST_AUTO_TEST_CASE(recovers_known_parameters_despite_outliers) {
   const Eigen::VectorXd ordinary = a.colPivHouseholderQr().solve(t);
   const HuberFit fit = huber_regression(a, t);
   BOOST_TEST(fit.converged);
-  BOOST_TEST(relative_error(ordinary, truth) > 0.1);   // least squares is dragged away ...
-  BOOST_TEST(relative_error(fit.coefficients, truth) < 0.005);  // ... Huber is not
+  BOOST_TEST(relative_error(ordinary, truth) > 0.1);               // least squares is dragged away ...
+  BOOST_TEST(relative_error(fit.coefficients, truth) < 0.005);     // ... Huber is not
   for (int i : {3, 11, 25, 31}) BOOST_TEST(fit.weights[i] < 0.1);  // and says which equations it distrusted
   BOOST_TEST(fit.weights[0] == 1.0);
 }
@@ -165,7 +167,7 @@ BOOST_AUTO_TEST_CASE(binomial_on_one_node_by_hand) {
   // root NBFT(3) with rank 1's NBFT(2), stage 3 rank 1's NBFT(2):
   // (2 gamma^0(3) + 1) T^0, plus the gather's 3 T^0.
   const NbftParameters nbft = paper_like_nbft();
-  const Experiment e{BcastAlgorithm::binomial, 16384, 8192, 4, {0, 0, 0, 0}};
+  const Experiment e{BcastAlgorithm::Binomial, 16384, 8192, 4, {0, 0, 0, 0}};
   const Coefficients c = experiment_coefficients(e, nbft);
   const double k = 2 * 1.1 + 1 + 3;
   BOOST_TEST(c[0] == k, tt::tolerance(1e-12));
@@ -185,7 +187,8 @@ BOOST_AUTO_TEST_CASE(binomial_on_two_quad_nodes_by_hand) {
   BOOST_TEST(stages[0].factor == 1.2);
   BOOST_TEST(stages[1].factor == 1.0);
   BOOST_TEST(stages[2].factor == 1.0);
-  const Coefficients bcast = bcast_coefficients(Experiment{BcastAlgorithm::binomial, 8192, 8192, 4, two_quad_nodes()}, nbft);
+  const Coefficients bcast =
+      bcast_coefficients(Experiment{BcastAlgorithm::Binomial, 8192, 8192, 4, two_quad_nodes()}, nbft);
   BOOST_TEST(bcast[1] == 3.2, tt::tolerance(1e-12));  // (1.2 + 1 + 1) T^1
   BOOST_TEST(bcast[0] == 0.0);
   // The gather: ranks 1-3 through shared memory, 4-7 through the network.
@@ -199,7 +202,7 @@ BOOST_AUTO_TEST_CASE(binomial_on_two_quad_nodes_by_hand) {
 BOOST_AUTO_TEST_CASE(chain_stage_count_and_eq18_as_printed) {
   // Eq. (10): P + n_s - 2 stages of two-node NBFTs on one node, each gamma^0(2) T^0 = T^0.
   NbftParameters nbft = paper_like_nbft();
-  const Experiment e{BcastAlgorithm::chain, 3 * 8192, 8192, 4, {0, 0, 0, 0}};
+  const Experiment e{BcastAlgorithm::Chain, 3 * 8192, 8192, 4, {0, 0, 0, 0}};
   BOOST_TEST(bcast_coefficients(e, nbft)[0] == 5.0);
   // Eq. (18) as printed writes each of them as gamma^0(2) / Q T^1.
   nbft.literal_eq18 = true;
@@ -211,17 +214,21 @@ BOOST_AUTO_TEST_CASE(chain_stage_count_and_eq18_as_printed) {
 BOOST_AUTO_TEST_CASE(linear_and_split_binary_whole_messages) {
   const NbftParameters nbft = paper_like_nbft();
   // Eq. (1): 7 sends of m = 4 m_s, three through shared memory, four through the network.
-  const Coefficients linear = bcast_coefficients(Experiment{BcastAlgorithm::linear, 4 * 8192, 8192, 4, two_quad_nodes()}, nbft);
+  const Coefficients linear =
+      bcast_coefficients(Experiment{BcastAlgorithm::Linear, 4 * 8192, 8192, 4, two_quad_nodes()}, nbft);
   BOOST_TEST(linear[0] == 12.0);
   BOOST_TEST(linear[1] == 16.0);
   // Eq. (13), P = 4 on one node, m = 4 m_s: halves of 2 segments down the binary
   // tree 0 -> {1, 2}, 1 -> {3}: stages root NBFT(3), root NBFT(3) + 1's NBFT(2),
   // 1's NBFT(2) = 2 gamma^0(3) + 1; exchange of m / 2 = 2 m_s (pairs 1-2, 3-root).
-  const Coefficients split = bcast_coefficients(Experiment{BcastAlgorithm::split_binary, 4 * 8192, 8192, 4, {0, 0, 0, 0}}, nbft);
+  const Coefficients split =
+      bcast_coefficients(Experiment{BcastAlgorithm::SplitBinary, 4 * 8192, 8192, 4, {0, 0, 0, 0}}, nbft);
   BOOST_TEST(split[0] == 2 * 1.1 + 1 + 2, tt::tolerance(1e-12));
   // Open MPI falls back to the chain when a half is smaller than a segment.
-  const Coefficients fallback = bcast_coefficients(Experiment{BcastAlgorithm::split_binary, 8192, 8192, 4, {0, 0, 0, 0}}, nbft);
-  BOOST_TEST(fallback[0] == bcast_coefficients(Experiment{BcastAlgorithm::chain, 8192, 8192, 4, {0, 0, 0, 0}}, nbft)[0]);
+  const Coefficients fallback =
+      bcast_coefficients(Experiment{BcastAlgorithm::SplitBinary, 8192, 8192, 4, {0, 0, 0, 0}}, nbft);
+  BOOST_TEST(fallback[0] ==
+             bcast_coefficients(Experiment{BcastAlgorithm::Chain, 8192, 8192, 4, {0, 0, 0, 0}}, nbft)[0]);
 }
 
 BOOST_AUTO_TEST_CASE(gamma_lookup_and_bounds) {
@@ -231,15 +238,15 @@ BOOST_AUTO_TEST_CASE(gamma_lookup_and_bounds) {
   BOOST_TEST(nbft.gamma(1, 7) == 2.4, tt::tolerance(1e-12));  // the last two points extended
   NbftParameters sparse;
   sparse.gamma_shared = {{2, 1}, {3, 2}};
-  BOOST_TEST(sparse.gamma(0, 10) == 9.0);  // eq. (7): at most P - 1
+  BOOST_TEST(sparse.gamma(0, 10) == 9.0);        // eq. (7): at most P - 1
   BOOST_CHECK_THROW(sparse.gamma(1, 3), Error);  // the network was not measured ...
-  BOOST_TEST(sparse.gamma(1, 2) == 1.0);          // ... but gamma(2) = 1 needs no measurement
+  BOOST_TEST(sparse.gamma(1, 2) == 1.0);         // ... but gamma(2) = 1 needs no measurement
 }
 
 BOOST_AUTO_TEST_CASE(gamma_and_q_from_nbft_rows) {
   std::istringstream in(std::string(kTaulopCsvHeader) + "\n" + nbft_rows());
   const auto e = estimate_nbft(read_taulop_csv(in, "nbft.csv"), std::nullopt);
-  BOOST_TEST(e.parameters.q == 4.0, tt::tolerance(1e-12));  // eq. (15): 40 us / 10 us
+  BOOST_TEST(e.parameters.q == 4.0, tt::tolerance(1e-12));                   // eq. (15): 40 us / 10 us
   BOOST_TEST(e.parameters.gamma_shared.at(3) == 1.1, tt::tolerance(1e-12));  // median: the wild sample ignored
   BOOST_TEST(e.parameters.gamma_network.at(4) == 1.5, tt::tolerance(1e-12));
   BOOST_TEST(e.notes.empty());
@@ -262,7 +269,7 @@ BOOST_AUTO_TEST_CASE(fit_recovers_p2p_times_with_outliers) {
     const auto all = two_quad_nodes();
     const std::vector<int> nodes(all.begin(), all.begin() + p);
     for (std::uint64_t m = 16384; m <= 131072; m *= 2) {
-      const Coefficients c = experiment_coefficients(Experiment{BcastAlgorithm::binomial, m, 8192, 2, nodes}, nbft);
+      const Coefficients c = experiment_coefficients(Experiment{BcastAlgorithm::Binomial, m, 8192, 2, nodes}, nbft);
       double time = c[0] * 0 + c[1] * ((t1 - t0) / 2) + c[2] * (t0 / 2) + c[3] * ((t1 - t0) / 2);
       if (++k == 7) time *= 4;
       csv += row("bcast_gather", -1, "binomial", 6, p, nodes_text(nodes, p), m, 0, time);
@@ -284,7 +291,8 @@ BOOST_AUTO_TEST_CASE(fit_recovers_p2p_times_with_outliers) {
 
 BOOST_AUTO_TEST_CASE(one_node_takes_t1_from_q) {
   std::string csv = std::string(kTaulopCsvHeader) + "\n" + nbft_rows();
-  for (std::uint64_t m = 16384; m <= 65536; m *= 2) csv += row("bcast_gather", -1, "chain", 3, 4, "0:0:0:0", m, 0, 1e-4 * m / 16384.0);
+  for (std::uint64_t m = 16384; m <= 65536; m *= 2)
+    csv += row("bcast_gather", -1, "chain", 3, 4, "0:0:0:0", m, 0, 1e-4 * m / 16384.0);
   std::istringstream in(csv);
   const auto c = fit_taulop(read_taulop_csv(in, "one-node.csv"));
   const auto& f = c.algorithms.front();
@@ -318,14 +326,18 @@ BOOST_AUTO_TEST_CASE(raw_csv_errors_say_where) {
     std::istringstream in(std::string(kTaulopCsvHeader) + "\n" + line + "\n");
     return test::error_message([&] { read_taulop_csv(in, "r.csv"); });
   };
-  BOOST_TEST(error_of("bcast_gather,,binomal,6,8192,4,2,0:0,16384,1,0,1e-5") ==
-             "r.csv:2:15: algorithm: unknown 'binomal' (did you mean 'binomial'?); expected one of: linear, chain, kchain, "
-             "split_binary, binary, binomial");
+  BOOST_TEST(
+      error_of("bcast_gather,,binomal,6,8192,4,2,0:0,16384,1,0,1e-5") ==
+      "r.csv:2:15: algorithm: unknown 'binomal' (did you mean 'binomial'?); expected one of: linear, chain, kchain, "
+      "split_binary, binary, binomial");
   BOOST_TEST(error_of("bcast_gather,,chain,2,8192,4,2,0:0,16384,1,0,1e-5") ==
              "r.csv:2:21: ompi_algorithm: chain is Open MPI's algorithm 3, got 2");
-  BOOST_TEST(error_of("nbft,0,,,8192,,3,0:0,8192,10,0,1e-5") == "r.csv:2:18: nodes: expected one node index per rank (3), got 2");
-  BOOST_TEST(error_of("nbft,2,,,8192,,2,0:0,8192,10,0,1e-5") == "r.csv:2:6: channel: expected 0 (shared memory) or 1 (network)");
-  BOOST_TEST(error_of("nbft,0,,,8192,,2,0:0,8192,10,0,-1") == "r.csv:2:32: time: expected a number >= 0.000000, got '-1'");
+  BOOST_TEST(error_of("nbft,0,,,8192,,3,0:0,8192,10,0,1e-5") ==
+             "r.csv:2:18: nodes: expected one node index per rank (3), got 2");
+  BOOST_TEST(error_of("nbft,2,,,8192,,2,0:0,8192,10,0,1e-5") ==
+             "r.csv:2:6: channel: expected 0 (shared memory) or 1 (network)");
+  BOOST_TEST(error_of("nbft,0,,,8192,,2,0:0,8192,10,0,-1") ==
+             "r.csv:2:32: time: expected a number >= 0.000000, got '-1'");
 }
 
 BOOST_AUTO_TEST_CASE(platform_section_is_what_the_taulop_model_predicts) {
@@ -337,7 +349,8 @@ BOOST_AUTO_TEST_CASE(platform_section_is_what_the_taulop_model_predicts) {
   c.nbft.parameters = paper_like_nbft();
   c.nbft.time_shared = {{2, 10e-6}};
   c.nbft.time_network = {{2, 15e-6}};
-  for (const auto& info : bcast_algorithms()) {
+  for (const auto a : taulop::kBcastAlgorithms) {
+    const auto& info = bcast_algorithm_info(a);
     AlgorithmFit f;
     f.algorithm = info.algorithm;
     f.fanout = 3;
@@ -372,9 +385,9 @@ models:
   const taulop::Parameters p = taulop::parse_parameters(after.model_section("taulop"));
   BOOST_TEST(p.q(8192) == 1.5);
   BOOST_TEST(p.kchain_fanout == 3);
-  BOOST_TEST(p.channels[taulop::kSharedMemory].L(100) == 1e-6);                  // kept: not measured here
-  BOOST_TEST(p.channels[taulop::kSharedMemory].concurrency(2) == 1.5);           // kept
-  BOOST_TEST(p.channels[taulop::kNetwork].gamma(4) == 1.5);                      // written
+  BOOST_TEST(p.channels[taulop::kSharedMemory].L(100) == 1e-6);         // kept: not measured here
+  BOOST_TEST(p.channels[taulop::kSharedMemory].concurrency(2) == 1.5);  // kept
+  BOOST_TEST(p.channels[taulop::kNetwork].gamma(4) == 1.5);             // written
   const Mapping mapping = make_mapping("block", 8, after.nodes, false);
   const taulop::BcastModels models(p, mapping);
   for (const auto& f : c.algorithms) {
@@ -382,10 +395,12 @@ models:
     const auto model_algorithm = taulop::bcast_algorithm_by_name(name);
     BOOST_REQUIRE(model_algorithm.has_value());
     for (std::uint64_t m = 16384; m <= 262144; m *= 4) {
-      const Coefficients k = bcast_coefficients(Experiment{f.algorithm, m, 8192, 3, two_quad_nodes()}, c.nbft.parameters);
+      const Coefficients k =
+          bcast_coefficients(Experiment{f.algorithm, m, 8192, 3, two_quad_nodes()}, c.nbft.parameters);
       const double fitted = k[0] * f.o0 + k[1] * f.o1 + k[2] * f.l0 + k[3] * f.l1;
       BOOST_TEST_INFO(name << " m = " << m);
-      BOOST_TEST(models.predict(*model_algorithm, static_cast<double>(m)) == fitted, tt::tolerance(1e-6));  // 6 digits in the file
+      BOOST_TEST(models.predict(*model_algorithm, static_cast<double>(m)) == fitted,
+                 tt::tolerance(1e-6));  // 6 digits in the file
     }
   }
 }

@@ -1,7 +1,6 @@
 // Denis et al.'s dedicated-core model (CCGRID 2022, Sec. III-D) and the
 // profile CSV it reads.
 #include <boost/test/unit_test.hpp>
-
 #include <sstream>
 
 #include "models/dedicated_core/denis_model.hpp"
@@ -96,9 +95,10 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(progress_profile)
 
 BOOST_AUTO_TEST_CASE(reads_columns_in_any_order) {
-  const auto rows = read("# Kripke\nt_other,rank,t_noprogress,t_comp,n_nonblocking,t_min_nonblocking,n_test,"
-                         "t_min_test,n_wait,t_min_wait,n_blocking,t_blocking,t_mpi\n"
-                         "0.5, 3, 147, 73.6, 480000, 2.14e-05, 1119810, 2.05e-05, 10000, 3.2e-05, 4, 11.7, 73.4  # x\n");
+  const auto rows = read(
+      "# Kripke\nt_other,rank,t_noprogress,t_comp,n_nonblocking,t_min_nonblocking,n_test,"
+      "t_min_test,n_wait,t_min_wait,n_blocking,t_blocking,t_mpi\n"
+      "0.5, 3, 147, 73.6, 480000, 2.14e-05, 1119810, 2.05e-05, 10000, 3.2e-05, 4, 11.7, 73.4  # x\n");
   BOOST_REQUIRE(rows.size() == 1u);
   BOOST_TEST(rows[0].rank == 3);
   BOOST_TEST(rows[0].t_other == 0.5);

@@ -44,7 +44,8 @@ BOOST_AUTO_TEST_CASE(flowcut_lone_messages_follow_the_linear_model) {
 BOOST_AUTO_TEST_CASE(flowcut_outgo_and_income_conflicts_cut_both_flows_by_one) {
   // C<-X-> (1 -> 0, 1 -> 2) and C->X<- (3 -> 5, 4 -> 5): cut 1 each, 2D.
   const auto r = run_pattern(cluster(6), {{1, 0, MB}, {1, 2, MB}, {3, 5, MB}, {4, 5, MB}}, 6, kFlowcut);
-  for (auto [s, d] : {std::pair{1, 0}, {1, 2}, {3, 5}, {4, 5}}) BOOST_TEST(duration(r, s, d) == L + 2 * D, tt::tolerance(1e-12));
+  for (auto [s, d] : {std::pair{1, 0}, {1, 2}, {3, 5}, {4, 5}})
+    BOOST_TEST(duration(r, s, d) == L + 2 * D, tt::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(flowcut_outgo_income_cut_three_is_a_rate_of_one_quarter) {

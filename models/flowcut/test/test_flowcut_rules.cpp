@@ -2,7 +2,6 @@
 // R1-R3) on the paper's own examples, and its incremental updates against a
 // from-scratch evaluation.
 #include <boost/test/unit_test.hpp>
-
 #include <map>
 #include <random>
 #include <tuple>
@@ -225,7 +224,8 @@ BOOST_AUTO_TEST_CASE(table_errors_name_the_place) {
   BOOST_TEST(parse_error(base + "  outgo_incme: {}\n").find("did you mean 'outgo_income'") != std::string::npos);
   BOOST_TEST(parse_error("flowcut:\n  same_direction: {odd_conflicts: [], even_conflicts: [1]}\n")
                  .find("p.yaml:2:35: flowcut.same_direction.odd_conflicts: expected a non-empty list") == 0u);
-  BOOST_TEST(parse_error("other: 1\n").find("flowcut: the flowcut model needs the flow-cut table") != std::string::npos);
+  BOOST_TEST(parse_error("other: 1\n").find("flowcut: the flowcut model needs the flow-cut table") !=
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,12 +2,11 @@
 // al.'s eq. (2), NIC gaps, CPU overheads sharing the core with compute, and
 // progression modes with exact expected times.
 #include <boost/test/unit_test.hpp>
-
 #include <cmath>
 
 #include "sim/engine/mpi.hpp"
-#include "tests/harness/sim_fixture.hpp"
 #include "sim/workload/pingpong_workload.hpp"
+#include "tests/harness/sim_fixture.hpp"
 
 using namespace contend;
 using namespace contend::test;
@@ -38,8 +37,9 @@ struct Range {
   double L, g, G, o_s, O_s, o_r, O_r;
 };
 Range range(std::uint64_t k, bool vector) {
-  if (k < 4096) return vector ? Range{1e-6, 2e-6, 1e-9, 1e-6, 2e-9, 1e-6, 3e-9}
-                              : Range{1e-6, 2e-6, 1e-9, 0.5e-6, 0.5e-9, 0.3e-6, 0.2e-9};
+  if (k < 4096)
+    return vector ? Range{1e-6, 2e-6, 1e-9, 1e-6, 2e-9, 1e-6, 3e-9}
+                  : Range{1e-6, 2e-6, 1e-9, 0.5e-6, 0.5e-9, 0.3e-6, 0.2e-9};
   return vector ? Range{5e-6, 1e-6, 0.5e-9, 3e-6, 1e-9, 2e-6, 1.5e-9}
                 : Range{5e-6, 1e-6, 0.5e-9, 2e-6, 0.1e-9, 1e-6, 0.1e-9};
 }
@@ -62,7 +62,9 @@ void check_pingpong(const std::string& progress, bool vector) {
   PingPongWorkload w(sizes, type);
   run(platform(progress), w, {.model = "loggops"});
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    BOOST_TEST_CONTEXT("k = " << sizes[i]) { BOOST_TEST(w.round_trips()[i] == bacon(sizes[i], vector), tt::tolerance(1e-12)); }
+    BOOST_TEST_CONTEXT("k = " << sizes[i]) {
+      BOOST_TEST(w.round_trips()[i] == bacon(sizes[i], vector), tt::tolerance(1e-12));
+    }
   }
 }
 
@@ -118,30 +120,33 @@ void check_rendezvous(const std::string& progress, const Rendezvous& expected) {
 BOOST_AUTO_TEST_CASE(loggops_progress_thread_overlaps) {
   // Receive posted at 200 us, after the Isend overhead: the data moves then,
   // arrives 200 + 501 + 5 = 706 us; rank 1 done 807 us.
-  check_rendezvous("thread", {.receive_posted = 200e-6, .data_moves = 200e-6, .rank0_done = 1102e-6,
-                              .rank1_done = 807e-6});
+  check_rendezvous("thread",
+                   {.receive_posted = 200e-6, .data_moves = 200e-6, .rank0_done = 1102e-6, .rank1_done = 807e-6});
 }
 
 BOOST_AUTO_TEST_CASE(loggops_progress_none_moves_at_the_wait) {
   // The sender computes when the request comes: it answers at its Wait,
   // 102 + 1000 us. Arrival 1102 + 501 + 5 = 1608 us (the rendezvous send
   // completes then); rank 1 done at 1709 us.
-  check_rendezvous("none", {.receive_posted = 200e-6, .data_moves = 1102e-6, .rank0_done = 1608e-6,
-                            .rank1_done = 1709e-6});
+  check_rendezvous("none",
+                   {.receive_posted = 200e-6, .data_moves = 1102e-6, .rank0_done = 1608e-6, .rank1_done = 1709e-6});
 }
 
 BOOST_AUTO_TEST_CASE(loggops_progress_dedicated_core_overlaps_and_slows_compute) {
   // As with a thread, but 1 ms of compute takes 4/3 ms on 3 of the 4 cores;
   // the CPU overhead (MPI time) is not slowed.
-  check_rendezvous("dedicated-core", {.receive_posted = 200e-6, .data_moves = 200e-6,
-                                      .rank0_done = 102e-6 + 1e-3 * 4 / 3, .rank1_done = 807e-6});
+  check_rendezvous(
+      "dedicated-core",
+      {.receive_posted = 200e-6, .data_moves = 200e-6, .rank0_done = 102e-6 + 1e-3 * 4 / 3, .rank1_done = 807e-6});
 }
 
 BOOST_AUTO_TEST_CASE(loggops_progress_none_answers_during_the_send_overhead) {
   // The receive is posted at 50 us, while rank 0 still pays its 102 us of
   // Isend overhead (inside MPI): the data moves at 50 us even without
   // progression and has arrived (556 us) before rank 0's Wait at 1102 us.
-  check_rendezvous("none", {.receive_posted = 50e-6, .data_moves = 50e-6, .rank0_done = 1102e-6,
+  check_rendezvous("none", {.receive_posted = 50e-6,
+                            .data_moves = 50e-6,
+                            .rank0_done = 1102e-6,
                             .rank1_done = 50e-6 + 501e-6 + 5e-6 + 101e-6});
 }
 
@@ -150,7 +155,8 @@ BOOST_AUTO_TEST_CASE(loggops_datatype_without_overheads_is_an_error) {
   auto w = typed_message(*parse_datatype("vector:2,1,2:int", error), 8);
   const std::string e = run_error(platform("thread"), w, {.model = "loggops"});
   BOOST_TEST(e.find("models.loggops.default.eager.datatypes: no overheads for datatype 'vector:2,1,2:int'") !=
-             std::string::npos, e);
+                 std::string::npos,
+             e);
 }
 
 BOOST_AUTO_TEST_CASE(mpi_call_accounting_counts_every_kind) {

@@ -62,7 +62,8 @@ BOOST_AUTO_TEST_CASE(errors_name_the_place) {
              "p.yaml:11:14: models.loggops.default: missing required key 'rendezvous' (the rendezvous range (from the "
              "eager_threshold))");
   BOOST_TEST(error_of("models:\n  loggops:\n    default:\n      eager: {L: -1us, g: 0us, G: 0ns, datatypes: {}}\n"
-                      "      rendezvous: " + kRange + "\n") ==
+                      "      rendezvous: " +
+                      kRange + "\n") ==
              "p.yaml:12:18: models.loggops.default.eager.L: expected a duration such as 1.7us, 5ms or 2e-6 (s), "
              "got '-1us'");
   BOOST_TEST(error_of("models:\n  loggops:\n    default:\n      eager: {L: 1us, g: 0us, G: 0ns, datatypes: "
@@ -72,14 +73,17 @@ BOOST_AUTO_TEST_CASE(errors_name_the_place) {
   BOOST_TEST(error_of("models:\n  loggops:\n    default:\n      eager: {L: 1us, g: 0us, G: 0ns, datatypes: "
                       "{contiguous: {o_s: 1us, O_s: 1ns, o_r: 1us}}}\n      rendezvous: " +
                       kRange + "\n") ==
-             "p.yaml:12:63: models.loggops.default.eager.datatypes.contiguous: missing required key 'O_r' (the receiver's per-byte "
+             "p.yaml:12:63: models.loggops.default.eager.datatypes.contiguous: missing required key 'O_r' (the "
+             "receiver's per-byte "
              "CPU overhead (a duration per byte))");
   BOOST_TEST(error_of("models:\n  loggops:\n    default:\n      eager: {L: 1us, g: 0us, G: 0ns, datatypes: "
                       "{\"vector:4,2,1:int\": {o_s: 1us, O_s: 1ns, o_r: 1us, O_r: 1ns}}}\n      rendezvous: " +
                       kRange + "\n") ==
-             "p.yaml:12:51: models.loggops.default.eager.datatypes.vector:4,2,1:int: expected a vector whose stride (1) is at least "
+             "p.yaml:12:51: models.loggops.default.eager.datatypes.vector:4,2,1:int: expected a vector whose stride "
+             "(1) is at least "
              "its block length (2), got 'vector:4,2,1:int'");
-  BOOST_TEST(error_of("") == "p.yaml: the loggops model needs a 'models: loggops:' section (see models/loggops/README.md)");
+  BOOST_TEST(error_of("") ==
+             "p.yaml: the loggops model needs a 'models: loggops:' section (see models/loggops/README.md)");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

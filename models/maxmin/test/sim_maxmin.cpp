@@ -1,7 +1,6 @@
 // The maxmin model against closed forms.
-#include <boost/test/unit_test.hpp>
-
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <map>
 #include <random>
 
@@ -90,8 +89,8 @@ BOOST_AUTO_TEST_CASE(random_flows_per_socket_follow_the_closed_form) {
 BOOST_AUTO_TEST_CASE(nic_caps_the_inter_node_level) {
   const std::string levels = levels_yaml({"1us", "1us", "5us"}, "1KiB", "1GB/s");
   // NIC: 0.5 GB/s, 1 us at each end: 5 + 2 x 1 us, then 1 MB at 0.5 GB/s.
-  const auto platform = platform_yaml(2, 1, 1, levels, "{topology: star, link_bandwidth: 1e12}",
-                                      "{bandwidth: 0.5GB/s, latency: 1us}");
+  const auto platform =
+      platform_yaml(2, 1, 1, levels, "{topology: star, link_bandwidth: 1e12}", "{bandwidth: 0.5GB/s, latency: 1us}");
   const auto r = run_pattern(platform, {{0, 1, 1000000}}, 2);
   BOOST_TEST(r.ranks[1].recv_time == 7e-6 + 2e-3, tt::tolerance(1e-9));
 }

@@ -3,14 +3,13 @@
 // inter-node data, eqs. (13)-(14) per socket for intra-node data; the two
 // run concurrently, so the later of the two), to 1e-9 relative.
 #include <boost/test/unit_test.hpp>
-
 #include <map>
 #include <random>
 
 #include "models/staircase/closed_form.hpp"
-#include "sim/engine/mpi.hpp"
-#include "sim/core/mapping.hpp"
 #include "models/staircase/test/staircase_levels.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/engine/mpi.hpp"
 #include "tests/harness/sim_fixture.hpp"
 
 using namespace contend;
@@ -25,7 +24,7 @@ const std::string kTenGigabyteLevels = levels_yaml("0us", "1", "10GB/s");
 std::map<int, double> expected_receive_times(const Platform& p, const Mapping& m,
                                              const std::vector<PatternMessage>& msgs) {
   std::map<int, double> out;
-  std::map<int, std::map<int, double>> inter;               // node -> rank -> volume
+  std::map<int, std::map<int, double>> inter;                      // node -> rank -> volume
   std::map<int, std::map<int, std::pair<double, double>>> socket;  // socket -> rank -> (on, off)
   for (const auto& msg : msgs) {
     const Level l = m.level(msg.src, msg.dst);
@@ -51,8 +50,8 @@ std::map<int, double> expected_receive_times(const Platform& p, const Mapping& m
       on.push_back(v.first);
       off.push_back(v.second);
     }
-    const auto t = mixed_receive_times(on, off, p.level(Level::IntraSocket).bandwidth,
-                                       p.level(Level::InterSocket).bandwidth);
+    const auto t =
+        mixed_receive_times(on, off, p.level(Level::IntraSocket).bandwidth, p.level(Level::InterSocket).bandwidth);
     std::size_t k = 0;
     for (const auto& [r, v] : ranks) out[r] = std::max(out[r], t[k++]);
   }
@@ -71,7 +70,9 @@ void check_random_pattern(unsigned seed, const std::string& mapping) {
   const auto r = run_pattern(yaml, msgs, 16, {.mapping = mapping, .model = "staircase"});
   const auto expected = expected_receive_times(p, m, msgs);
   for (const auto& [rank, t] : expected) {
-    BOOST_TEST_CONTEXT("rank " << rank) { BOOST_TEST(r.ranks[static_cast<std::size_t>(rank)].recv_time == t, tt::tolerance(1e-9)); }
+    BOOST_TEST_CONTEXT("rank " << rank) {
+      BOOST_TEST(r.ranks[static_cast<std::size_t>(rank)].recv_time == t, tt::tolerance(1e-9));
+    }
   }
 }
 
@@ -87,8 +88,8 @@ BOOST_AUTO_TEST_CASE(staircase_pays_the_latency_before_sharing) {
   // Two 1 MB messages into one socket, tau = 2 us: both start sharing at
   // 2 us, 16 GB/s for two, done at 2 us + 2 MB / 16 GB/s.
   const std::string levels = levels_yaml("2us", "1", {"{1: 10GB/s, 2: 16GB/s}", "5GB/s", "10GB/s"});
-  const auto r = run_pattern(platform_yaml(1, 1, 4, levels), {{0, 1, 1000000}, {2, 3, 1000000}}, 4,
-                             {.model = "staircase"});
+  const auto r =
+      run_pattern(platform_yaml(1, 1, 4, levels), {{0, 1, 1000000}, {2, 3, 1000000}}, 4, {.model = "staircase"});
   BOOST_TEST(r.ranks[1].recv_time == 2e-6 + 2e6 / 16e9, tt::tolerance(1e-12));
   BOOST_TEST(r.ranks[0].total_time == r.ranks[1].recv_time, tt::tolerance(1e-12));  // rendezvous sender
 }

@@ -2,8 +2,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include "models/staircase/closed_form.hpp"
-#include "sim/core/mapping.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/mapping.hpp"
 #include "tests/harness/error_message.hpp"
 #include "tests/harness/platform_text.hpp"
 

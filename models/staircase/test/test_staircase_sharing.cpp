@@ -3,15 +3,14 @@
 // t_i^recv of eq. (7) for single-level patterns and of eqs. (13)-(14) for
 // mixed intra/inter-socket ones; messages complete as eq. (9) says.
 #include <boost/test/unit_test.hpp>
-
 #include <map>
 #include <random>
 
 #include "models/staircase/closed_form.hpp"
 #include "models/staircase/fabric_sharing.hpp"
-#include "sim/core/mapping.hpp"
 #include "models/staircase/staircase_sharing.hpp"
 #include "models/staircase/test/staircase_levels.hpp"
+#include "sim/core/mapping.hpp"
 
 using namespace contend;
 namespace tt = boost::test_tools;
@@ -109,8 +108,8 @@ BOOST_AUTO_TEST_CASE(inter_node_groups_equal_eq7_per_node) {
   const auto p = platform(4, 1, 4);
   const auto m = make_mapping("block", 16, p.nodes, false);
   for (int trial = 0; trial < 100; ++trial) {
-    const auto msgs = random_pattern(rng, 16, 1 + static_cast<int>(rng() % 40),
-                                     [&](int a, int b) { return m[a].node != m[b].node; });
+    const auto msgs =
+        random_pattern(rng, 16, 1 + static_cast<int>(rng() % 40), [&](int a, int b) { return m[a].node != m[b].node; });
     const auto r = run(p, m, msgs);
     const auto expected = analyze(p, m, msgs, ClosedForm::Staircase);
     for (int rank = 0; rank < 16; ++rank) {
@@ -159,8 +158,8 @@ BOOST_AUTO_TEST_CASE(mixed_sockets_equal_eqs13_14) {
         off.push_back(b);
         members.push_back(rank);
       }
-      const auto t = mixed_receive_times(on, off, p.level(Level::IntraSocket).bandwidth,
-                                         p.level(Level::InterSocket).bandwidth);
+      const auto t =
+          mixed_receive_times(on, off, p.level(Level::IntraSocket).bandwidth, p.level(Level::InterSocket).bandwidth);
       for (std::size_t k = 0; k < members.size(); ++k) {
         BOOST_TEST_CONTEXT("trial " << trial << " rank " << members[k]) {
           BOOST_TEST(r.rank_end[static_cast<std::size_t>(members[k])] == t[k], tt::tolerance(1e-9));

@@ -2,16 +2,15 @@
 // broadcast models of Nuriyev et al. (JPDC 2022, eqs. 1-13) against hand
 // computations, and the dynamic transfer model against hand-timed cases.
 #include <boost/test/unit_test.hpp>
-
 #include <string>
 
-#include "sim/core/mapping.hpp"
-#include "sim/core/platform.hpp"
 #include "models/taulop/bcast_models.hpp"
 #include "models/taulop/bcast_trees.hpp"
 #include "models/taulop/parameters.hpp"
 #include "models/taulop/transfer_model.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/core/platform.hpp"
 #include "tests/harness/error_message.hpp"
 
 using namespace contend;
@@ -217,7 +216,8 @@ BOOST_AUTO_TEST_CASE(gros_binomial_stage_factor_of_eq_20) {
   const Mapping mapping = make_mapping("block", 1000, gros.nodes, false);
   const BcastModels models(p, mapping);
   const double t1 = 1.9e-5 + 2 * 8.0e-6 + 1.9e-5;
-  BOOST_TEST(models.binomial(4 << 20) - models.binomial(2 << 20) == 256 * 1.424 * t1, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(models.binomial(4 << 20) - models.binomial(2 << 20) == 256 * 1.424 * t1,
+             boost::test_tools::tolerance(1e-9));
 }
 
 BOOST_FIXTURE_TEST_CASE(more_segments_never_cost_less, FigureFour) {
@@ -239,7 +239,7 @@ BOOST_AUTO_TEST_SUITE(taulop_transfers)
 BOOST_AUTO_TEST_CASE(alone) {
   const auto done = two_transfers(3, {0, 1, 0, 0}, {2, 3, 1, 2});
   BOOST_TEST(done[0].id == 0u);
-  BOOST_TEST(done[0].time == 1 + 2 + 2);  // o^0 + 2 L^0
+  BOOST_TEST(done[0].time == 1 + 2 + 2);        // o^0 + 2 L^0
   BOOST_TEST(done[1].time == 0.5 + 2 + 4 + 2);  // o^1 + 2 L^0 + L^1
 }
 

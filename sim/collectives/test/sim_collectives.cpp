@@ -2,7 +2,6 @@
 // (maxmin: flows through one NIC share it equally, full duplex), and the
 // number of messages each algorithm sends.
 #include <boost/test/unit_test.hpp>
-
 #include <functional>
 
 #include "sim/collectives/test/collective_harness.hpp"

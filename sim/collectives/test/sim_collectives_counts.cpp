@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(message_counts_on_eight_ranks) {
       make(8, Op::allreduce, k64, "recursive_doubling", 24),
       make(8, Op::allreduce, k64, "ring", 2 * 8 * 7),
       make(8, Op::allreduce, k64, "rabenseifner", 48),
-      make(8, Op::allreduce, k64, "segmented_ring", 2 * 8 * 7),            // segment 0: the plain ring
+      make(8, Op::allreduce, k64, "segmented_ring", 2 * 8 * 7),             // segment 0: the plain ring
       make(8, Op::allreduce, k64, "segmented_ring:1K", 8 * 7 * 8 + 8 * 7),  // 8192 doubles: 8 phases
       make(8, Op::barrier, 0, "linear", 14),
       make(8, Op::barrier, 0, "double_ring", 16),

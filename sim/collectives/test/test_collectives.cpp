@@ -140,11 +140,11 @@ BOOST_AUTO_TEST_SUITE(collective_segmentation)
 
 BOOST_AUTO_TEST_CASE(segment_counts_round_to_the_nearest_element) {
   BOOST_TEST(segment_count(8192, 8, 1000000) == 1024u);
-  BOOST_TEST(segment_count(0, 8, 1000) == 1000u);          // no segmentation
-  BOOST_TEST(segment_count(8192, 8, 1024) == 1024u);       // a segment as large as the message
-  BOOST_TEST(segment_count(4, 8, 1000) == 1000u);          // smaller than an element
-  BOOST_TEST(segment_count(1000, 3, 10000) == 333u);       // remainder 1 <= 3/2
-  BOOST_TEST(segment_count(1001, 3, 10000) == 334u);       // remainder 2 > 3/2
+  BOOST_TEST(segment_count(0, 8, 1000) == 1000u);     // no segmentation
+  BOOST_TEST(segment_count(8192, 8, 1024) == 1024u);  // a segment as large as the message
+  BOOST_TEST(segment_count(4, 8, 1000) == 1000u);     // smaller than an element
+  BOOST_TEST(segment_count(1000, 3, 10000) == 333u);  // remainder 1 <= 3/2
+  BOOST_TEST(segment_count(1001, 3, 10000) == 334u);  // remainder 2 > 3/2
   BOOST_TEST(segments_of(1000000, 1024) == 977u);
   BOOST_TEST(segments_of(1024, 1024) == 1u);
 }
@@ -304,8 +304,10 @@ BOOST_AUTO_TEST_CASE(bad_coll_options_are_named) {
   CollectiveSettings s;
   auto message = [&](const char* option) { return test::error_message([&] { apply_coll_option(s, option); }); };
   BOOST_TEST(message("bcast") == "--coll 'bcast': expected OP=ALGORITHM[:SEGSIZE[:FANOUT]], e.g. bcast=chain:8192");
-  BOOST_TEST(message("bcast=chain:8K:0") == "--coll 'bcast=chain:8K:0': bad fanout '0'; expected an integer from 1 to 32");
-  BOOST_TEST(message("bcast=binary:0:3") == "--coll 'bcast=binary:0:3': a fanout applies to chain and knomial only, not binary");
+  BOOST_TEST(message("bcast=chain:8K:0") ==
+             "--coll 'bcast=chain:8K:0': bad fanout '0'; expected an integer from 1 to 32");
+  BOOST_TEST(message("bcast=binary:0:3") ==
+             "--coll 'bcast=binary:0:3': a fanout applies to chain and knomial only, not binary");
   BOOST_TEST(message("bcats=chain").find("unknown collective 'bcats' (did you mean 'bcast'?)") == 0u);
   BOOST_TEST(message("bcast=chian").find("unknown bcast algorithm 'chian' (did you mean 'chain'?)") !=
              std::string::npos);

@@ -1,7 +1,6 @@
 // The CSV reader every raw-data reader uses: header, comments, quotes,
 // typed fields and errors that name file:line:col.
 #include <boost/test/unit_test.hpp>
-
 #include <sstream>
 
 #include "sim/core/csv.hpp"
@@ -24,8 +23,8 @@ const CsvColumns kSizeTime{.required = {"size", "time"}};
 BOOST_AUTO_TEST_SUITE(csv)
 
 BOOST_AUTO_TEST_CASE(columns_by_name_in_any_order) {
-  const auto csv = read("# a comment\n\ntime, size ,note\n2.5e-6,4096,first  # trailing comment\n\n1e-3 , 64KiB,\n",
-                        kSizeTime);
+  const auto csv =
+      read("# a comment\n\ntime, size ,note\n2.5e-6,4096,first  # trailing comment\n\n1e-3 , 64KiB,\n", kSizeTime);
   BOOST_REQUIRE(csv.rows().size() == 2u);
   const auto& first = csv.rows()[0];
   BOOST_TEST(first.line() == 4);
@@ -67,16 +66,19 @@ BOOST_AUTO_TEST_CASE(typed_fields_say_what_they_expected) {
   BOOST_TEST(row("3,0,7,1K,-2.5").count("k") == 7);
   BOOST_TEST(row("3,0,7,1K,-2.5").at_least<std::uint64_t>("k", 1) == 7u);
   BOOST_TEST(row("3,0,7,1K,-2.5").at_least<double>("x", -3.0) == -2.5);
-  BOOST_TEST(error_message([&] { row("1,0,7,1K,0").at_least<int>("n", 2); }) == "t.csv:2:1: n: expected a number >= 2, got '1'");
+  BOOST_TEST(error_message([&] { row("1,0,7,1K,0").at_least<int>("n", 2); }) ==
+             "t.csv:2:1: n: expected a number >= 2, got '1'");
   BOOST_TEST(error_message([&] { row("3,0,7,1K,-1").at_least<double>("x", 0.0); }) ==
              "t.csv:2:10: x: expected a number >= 0.000000, got '-1'");
   BOOST_TEST(error_message([&] { row("3,-1e-9,7,1K,0").seconds("t"); }) ==
              "t.csv:2:3: t: expected a time in seconds (a number >= 0), got '-1e-9'");
-  BOOST_TEST(error_message([&] { row("3,0,1.5,1K,0").count("k"); }) == "t.csv:2:5: k: expected a count (an integer >= 0), got '1.5'");
+  BOOST_TEST(error_message([&] { row("3,0,1.5,1K,0").count("k"); }) ==
+             "t.csv:2:5: k: expected a count (an integer >= 0), got '1.5'");
   BOOST_TEST(error_message([&] { row("3,0,7,1.5,0").size("s"); }) ==
              "t.csv:2:7: s: expected a size in bytes such as 4096, 8KiB, 16K or 1MB, got '1.5'");
   BOOST_TEST(error_message([&] { row("3,0,7,1K,inf").number("x"); }) == "t.csv:2:10: x: expected a number, got 'inf'");
-  BOOST_TEST(error_message([&] { row("3,0,7,1K,").number("x", "a ratio"); }) == "t.csv:2:10: x: expected a ratio, got ''");
+  BOOST_TEST(error_message([&] { row("3,0,7,1K,").number("x", "a ratio"); }) ==
+             "t.csv:2:10: x: expected a ratio, got ''");
   BOOST_TEST(error_message([&] { row("3,0,7,1K,0").fail("k", "k: too many"); }) == "t.csv:2:5: k: too many");
   BOOST_TEST(error_message([&] { row("3,0,7,1K,0").fail("bad line"); }) == "t.csv:2:1: bad line");
 }
@@ -89,20 +91,25 @@ BOOST_AUTO_TEST_CASE(header_errors_name_the_column) {
   BOOST_TEST(error_message([&] { read("size,time,nite\n", only); }) ==
              "t.csv:1:11: unknown column 'nite' (did you mean 'note'?); expected size, time, note");
   BOOST_TEST(read("size,time,note\n", only).rows().empty());
-  const CsvColumns exact{.required = {"size", "time"},
-                         .header_error = [](std::string_view header) { return "expected 'size,time', got '" + std::string(header) + "'"; }};
-  BOOST_TEST(error_message([&] { read("\n name: x  # yaml\n", exact); }) == "t.csv:2:1: expected 'size,time', got 'name: x'");
+  const CsvColumns exact{.required = {"size", "time"}, .header_error = [](std::string_view header) {
+                           return "expected 'size,time', got '" + std::string(header) + "'";
+                         }};
+  BOOST_TEST(error_message([&] { read("\n name: x  # yaml\n", exact); }) ==
+             "t.csv:2:1: expected 'size,time', got 'name: x'");
   BOOST_TEST(error_message([] { read("# only a comment\n", kSizeTime); }) ==
              "t.csv: no header line: expected one naming the columns size, time");
 }
 
 BOOST_AUTO_TEST_CASE(rows_have_as_many_fields_as_the_header) {
-  BOOST_TEST(error_message([] { read("size,time\n1,2\n1,2,3\n", kSizeTime); }) == "t.csv:3:1: expected 2 fields as in the header, got 3");
-  BOOST_TEST(error_message([] { read("size,time\n1\n", kSizeTime); }) == "t.csv:2:1: expected 2 fields as in the header, got 1");
+  BOOST_TEST(error_message([] { read("size,time\n1,2\n1,2,3\n", kSizeTime); }) ==
+             "t.csv:3:1: expected 2 fields as in the header, got 3");
+  BOOST_TEST(error_message([] { read("size,time\n1\n", kSizeTime); }) ==
+             "t.csv:2:1: expected 2 fields as in the header, got 1");
 }
 
 BOOST_AUTO_TEST_CASE(files_are_opened_or_named) {
-  BOOST_TEST(error_message([] { CsvFile::read("/nonexistent/x.csv", kSizeTime); }) == "cannot open '/nonexistent/x.csv' for reading");
+  BOOST_TEST(error_message([] { CsvFile::read("/nonexistent/x.csv", kSizeTime); }) ==
+             "cannot open '/nonexistent/x.csv' for reading");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,8 +1,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include "sim/core/datatype.hpp"
-#include "sim/core/platform.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/platform.hpp"
 
 using namespace contend;
 

@@ -1,5 +1,4 @@
 #include <boost/test/unit_test.hpp>
-
 #include <map>
 #include <set>
 
@@ -71,8 +70,7 @@ BOOST_AUTO_TEST_CASE(minimal_routes) {
   BOOST_TEST(walk(g, 0, 1) == std::vector<Kind>({Kind::Node, Kind::Node}), boost::test_tools::per_element());
   BOOST_TEST(walk(g, 0, 5) == std::vector<Kind>({Kind::Node, Kind::Local, Kind::Local, Kind::Node}),
              boost::test_tools::per_element());
-  BOOST_TEST(walk(g, 0, 13) ==
-                 std::vector<Kind>({Kind::Node, Kind::Local, Kind::Global, Kind::Local, Kind::Node}),
+  BOOST_TEST(walk(g, 0, 13) == std::vector<Kind>({Kind::Node, Kind::Local, Kind::Global, Kind::Local, Kind::Node}),
              boost::test_tools::per_element());
 }
 

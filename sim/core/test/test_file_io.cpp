@@ -1,6 +1,5 @@
 // Whole files in: read_text, and the names of input files.
 #include <boost/test/unit_test.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -30,7 +29,8 @@ BOOST_AUTO_TEST_CASE(read_text_returns_every_byte) {
 
 BOOST_AUTO_TEST_CASE(read_all_concatenates_in_order) {
   const auto letters = [](const std::string& path) { return std::vector<std::string>{path + "1", path + "2"}; };
-  BOOST_TEST(read_all({"a", "b"}, letters) == (std::vector<std::string>{"a1", "a2", "b1", "b2"}), boost::test_tools::per_element());
+  BOOST_TEST(read_all({"a", "b"}, letters) == (std::vector<std::string>{"a1", "a2", "b1", "b2"}),
+             boost::test_tools::per_element());
   BOOST_TEST(read_all({}, letters).empty());
 }
 

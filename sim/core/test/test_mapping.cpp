@@ -1,10 +1,9 @@
 #include <boost/test/unit_test.hpp>
-
 #include <filesystem>
 #include <fstream>
 
-#include "sim/core/mapping.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/mapping.hpp"
 #include "tests/harness/error_message.hpp"
 
 using namespace contend;
@@ -49,9 +48,10 @@ BOOST_AUTO_TEST_CASE(block_fills_node_by_node) {
 }
 
 BOOST_AUTO_TEST_CASE(block_needs_oversubscribe_beyond_cores) {
-  BOOST_TEST(test::error_message([] { make_mapping("block", 17, arch(2, 2, 4), false); }) ==
-             "mapping 'block': 17 ranks but the platform has only 16 cores (2 nodes x 8); pass --oversubscribe to share "
-             "cores");
+  BOOST_TEST(
+      test::error_message([] { make_mapping("block", 17, arch(2, 2, 4), false); }) ==
+      "mapping 'block': 17 ranks but the platform has only 16 cores (2 nodes x 8); pass --oversubscribe to share "
+      "cores");
   const auto m = make_mapping("block", 18, arch(2, 2, 4), true);
   BOOST_TEST((m[16] == Placement{0, 0, 0}));  // wraps around
   BOOST_TEST((m[17] == Placement{0, 0, 1}));
@@ -59,15 +59,17 @@ BOOST_AUTO_TEST_CASE(block_needs_oversubscribe_beyond_cores) {
 
 BOOST_AUTO_TEST_CASE(cyclic_deals_over_nodes) {
   const auto m = make_mapping("cyclic", 6, arch(3, 2, 2), false);
-  BOOST_TEST(placements(m) == std::vector<Placement>({{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0, 1}, {1, 0, 1}, {2, 0, 1}}),
-             tt::per_element());
+  BOOST_TEST(
+      placements(m) == std::vector<Placement>({{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0, 1}, {1, 0, 1}, {2, 0, 1}}),
+      tt::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(socket_deals_over_sockets_of_a_node) {
   // Open MPI --map-by socket: 0 -> s0, 1 -> s1, 2 -> s0, ... until the node is full.
   const auto m = make_mapping("socket", 6, arch(2, 2, 2), false);
-  BOOST_TEST(placements(m) == std::vector<Placement>({{0, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 1, 1}, {1, 0, 0}, {1, 1, 0}}),
-             tt::per_element());
+  BOOST_TEST(
+      placements(m) == std::vector<Placement>({{0, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 1, 1}, {1, 0, 0}, {1, 1, 0}}),
+      tt::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(mapping_file) {

@@ -1,12 +1,11 @@
 #include <boost/test/unit_test.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "sim/core/results.hpp"
-#include "sim/core/file_io.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
+#include "sim/core/results.hpp"
 
 using namespace contend;
 
@@ -75,7 +74,7 @@ BOOST_AUTO_TEST_CASE(atomic_write_leaves_nothing_on_failure) {
                     Error);
   std::ifstream in(target);
   std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  BOOST_TEST(content == "complete\n");  // the old file is untouched
+  BOOST_TEST(content == "complete\n");                                                    // the old file is untouched
   BOOST_TEST(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}) == 1);  // no temporary left
   BOOST_CHECK_THROW(write_file_atomically((dir / "missing" / "x.csv").string(), [](std::ostream&) {}), Error);
 }

@@ -1,9 +1,8 @@
 #include <boost/test/unit_test.hpp>
-
 #include <sstream>
 
-#include "sim/core/pattern.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/pattern.hpp"
 #include "tests/harness/error_message.hpp"
 
 using namespace contend;
@@ -58,17 +57,22 @@ BOOST_AUTO_TEST_CASE(start_offsets_and_separate_exchanges) {
 }
 
 BOOST_AUTO_TEST_CASE(errors_name_line_and_column) {
-  BOOST_TEST(error_of("0 1\n") == "x.pattern:1:1: expected 'src dst bytes [@start] [type=DATATYPE]' (or 'ranks N'), got 2 fields");
-  BOOST_TEST(error_of("0 1 10 2ms\n") == "x.pattern:1:8: expected '@TIME' (a start offset such as @2ms) or 'type=DATATYPE' (each once), got '2ms'");
+  BOOST_TEST(error_of("0 1\n") ==
+             "x.pattern:1:1: expected 'src dst bytes [@start] [type=DATATYPE]' (or 'ranks N'), got 2 fields");
+  BOOST_TEST(error_of("0 1 10 2ms\n") ==
+             "x.pattern:1:8: expected '@TIME' (a start offset such as @2ms) or 'type=DATATYPE' (each once), got '2ms'");
   BOOST_TEST(error_of("0 1 10 @soon\n") ==
              "x.pattern:1:8: start: expected @ and a duration such as 1.7us, 5ms or 2e-6 (s), got '@soon'");
   // The list of step keywords grows with the step kinds (pattern_keywords()).
-  BOOST_TEST(error_of("bcats 0 10\n").starts_with(
-      "x.pattern:1:1: unknown step 'bcats' (did you mean 'bcast'?); expected 'src dst bytes' or one of: ranks, ---, "));
+  BOOST_TEST(error_of("bcats 0 10\n")
+                 .starts_with("x.pattern:1:1: unknown step 'bcats' (did you mean 'bcast'?); expected 'src dst bytes' "
+                              "or one of: ranks, ---, "));
   BOOST_TEST(error_of("--- x\n") == "x.pattern:1:5: expected nothing after '---'");
   BOOST_TEST(error_of("0 1 10\n0 -1 10\n") == "x.pattern:2:3: dst: expected a rank (an integer >= 0), got '-1'");
-  BOOST_TEST(error_of("  a 1 10\n").starts_with(
-      "x.pattern:1:3: unknown step 'a'; expected 'src dst bytes' or one of: ranks, ---, barrier, bcast"));
+  BOOST_TEST(
+      error_of("  a 1 10\n")
+          .starts_with(
+              "x.pattern:1:3: unknown step 'a'; expected 'src dst bytes' or one of: ranks, ---, barrier, bcast"));
   BOOST_TEST(error_of("-1 1 10\n") == "x.pattern:1:1: src: expected a rank (an integer >= 0), got '-1'");
   BOOST_TEST(error_of("0 1 ten\n") ==
              "x.pattern:1:5: bytes: expected a size in bytes such as 4096, 8KiB, 16K or 1MB, got 'ten'");

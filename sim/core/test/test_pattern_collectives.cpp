@@ -1,6 +1,5 @@
 // Collective steps of pattern files (sim/core/pattern_collectives.hpp).
 #include <boost/test/unit_test.hpp>
-
 #include <sstream>
 
 #include "sim/core/error.hpp"
@@ -43,7 +42,8 @@ BOOST_AUTO_TEST_CASE(collective_line_errors) {
     std::istringstream in(text);
     return test::error_message([&] { read_pattern(in, "x.pattern"); });
   };
-  BOOST_TEST(error_of("ranks 4\nbcast 4 10\n") == "x.pattern:2:7: rank 4 is out of range: the pattern declares 4 ranks");
+  BOOST_TEST(error_of("ranks 4\nbcast 4 10\n") ==
+             "x.pattern:2:7: rank 4 is out of range: the pattern declares 4 ranks");
   BOOST_TEST(error_of("ranks 4\nbcast 0\n") == "x.pattern:2:1: expected 'bcast ROOT BYTES', got 2 fields");
   BOOST_TEST(error_of("ranks 4\nbarrier now\n") == "x.pattern:2:9: expected 'barrier', got 2 fields");
   BOOST_TEST(error_of("ranks 4\nallreduce 12\n") ==

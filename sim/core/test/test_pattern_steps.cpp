@@ -1,10 +1,9 @@
 // Pattern datatypes (`type=`) and compute steps (`compute AMOUNT [ranks=LIST] [overlap]`).
 #include <boost/test/unit_test.hpp>
-
 #include <sstream>
 
-#include "sim/core/pattern.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/pattern.hpp"
 #include "tests/harness/error_message.hpp"
 
 using namespace contend;
@@ -33,7 +32,8 @@ const Step& step(const Pattern& w, std::size_t i) {
 BOOST_AUTO_TEST_SUITE(pattern_steps)
 
 BOOST_AUTO_TEST_CASE(messages_carry_datatypes) {
-  const auto p = parse("0 1 64KiB type=vector:4,1,4:float\n1 0 16 @1us type=contiguous\n2 0 32 type=vector:4,1,4:float @2us\n");
+  const auto p =
+      parse("0 1 64KiB type=vector:4,1,4:float\n1 0 16 @1us type=contiguous\n2 0 32 type=vector:4,1,4:float @2us\n");
   const auto& x = step<ExchangeSpec>(p, 0);
   BOOST_REQUIRE(p.datatypes.size() == 2u);
   BOOST_TEST(p.datatypes[0].name() == "contiguous");
@@ -49,8 +49,9 @@ BOOST_AUTO_TEST_CASE(bad_datatype_tokens_point_at_the_field) {
   BOOST_TEST(error_of("0 1 16 type=vector:4,1,4:flaot\n") ==
              "x.pattern:1:8: type=: expected a base type, one of byte, char, short, int, float, long, double "
              "(did you mean 'float'?), got 'flaot', got 'vector:4,1,4:flaot'");
-  BOOST_TEST(error_of("0 1 16 @1us @2us\n") ==
-             "x.pattern:1:13: expected '@TIME' (a start offset such as @2ms) or 'type=DATATYPE' (each once), got '@2us'");
+  BOOST_TEST(
+      error_of("0 1 16 @1us @2us\n") ==
+      "x.pattern:1:13: expected '@TIME' (a start offset such as @2ms) or 'type=DATATYPE' (each once), got '@2us'");
 }
 
 BOOST_AUTO_TEST_CASE(compute_steps_in_seconds_or_flops) {

@@ -1,10 +1,9 @@
 #include <boost/test/unit_test.hpp>
-
 #include <filesystem>
 #include <string>
 
-#include "sim/core/platform.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/platform.hpp"
 #include "tests/harness/error_message.hpp"
 
 using namespace contend;
@@ -67,8 +66,9 @@ BOOST_AUTO_TEST_CASE(valid_platform_fields) {
 BOOST_AUTO_TEST_CASE(missing_key) {
   BOOST_TEST(error_with("name: t\n", "") ==
              "p.yaml:1:1: document: missing required key 'name' (a short platform name)");
-  BOOST_TEST(error_with("latency: 2us, ", "") ==
-             "p.yaml:6:17: levels.inter_socket: missing required key 'latency' (a duration such as 1.7us, 5ms or 2e-6 (s))");
+  BOOST_TEST(
+      error_with("latency: 2us, ", "") ==
+      "p.yaml:6:17: levels.inter_socket: missing required key 'latency' (a duration such as 1.7us, 5ms or 2e-6 (s))");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_key_with_suggestion) {
@@ -76,12 +76,14 @@ BOOST_AUTO_TEST_CASE(unknown_key_with_suggestion) {
              "p.yaml:7:3: levels.inter_nod: unknown key (did you mean 'inter_node'?); expected one of: intra_socket, "
              "inter_socket, inter_node");
   BOOST_TEST(error_with("core_speed", "cpu_speed") ==
-             "p.yaml:3:52: nodes.cpu_speed: unknown key (did you mean 'core_speed'?); expected one of: count, sockets, cores_per_socket, core_speed");
+             "p.yaml:3:52: nodes.cpu_speed: unknown key (did you mean 'core_speed'?); expected one of: count, sockets, "
+             "cores_per_socket, core_speed");
 }
 
 BOOST_AUTO_TEST_CASE(bad_values) {
-  BOOST_TEST(error_with("latency: 1us", "latency: fast") ==
-             "p.yaml:5:27: levels.intra_socket.latency: expected a duration such as 1.7us, 5ms or 2e-6 (s), got 'fast'");
+  BOOST_TEST(
+      error_with("latency: 1us", "latency: fast") ==
+      "p.yaml:5:27: levels.intra_socket.latency: expected a duration such as 1.7us, 5ms or 2e-6 (s), got 'fast'");
   BOOST_TEST(error_with("bandwidth: 5GB/s", "bandwidth: 5GB") ==
              "p.yaml:6:66: levels.inter_socket.bandwidth: expected a bandwidth such as 12.5GB/s, 100Mbps or 1e9 (B/s), "
              "got '5GB'");
@@ -89,9 +91,10 @@ BOOST_AUTO_TEST_CASE(bad_values) {
              "p.yaml:3:16: nodes.count: expected an integer in [1, 1048576], got '-4'");
   BOOST_TEST(error_with("sockets: 2", "sockets: two") ==
              "p.yaml:3:28: nodes.sockets: expected an integer in [1, 64], got 'two'");
-  BOOST_TEST(error_with("eager_threshold: 4KiB, bandwidth: 5", "eager_threshold: 4.5, bandwidth: 5") ==
-             "p.yaml:6:49: levels.inter_socket.eager_threshold: expected a size in bytes such as 4096, 8KiB, 16K or 1MB, "
-             "got '4.5'");
+  BOOST_TEST(
+      error_with("eager_threshold: 4KiB, bandwidth: 5", "eager_threshold: 4.5, bandwidth: 5") ==
+      "p.yaml:6:49: levels.inter_socket.eager_threshold: expected a size in bytes such as 4096, 8KiB, 16K or 1MB, "
+      "got '4.5'");
 }
 
 BOOST_AUTO_TEST_CASE(bad_bandwidth_tables) {
@@ -120,17 +123,18 @@ BOOST_AUTO_TEST_CASE(networks) {
   const std::string tree = "{topology: fat-tree, levels: 2, down: [2, 2], up: [1, 2], link_count: [1, 1]}";
   const Platform ok = parse(replace(kValid, "{topology: star}", tree));
   BOOST_TEST(std::get<FatTreeNetwork>(ok.network).leaves() == 4u);
-  BOOST_TEST(error_with("{topology: star}",
-                        "{topology: fat-tree, levels: 2, down: [2], up: [1, 2], link_count: [1, 1]}") ==
-             "p.yaml:9:48: network.down: expected a list of 2 positive integers (one per level), got 1");
-  BOOST_TEST(error_with("{topology: star}",
-                        "{topology: fat-tree, levels: 2, down: [1, 2], up: [1, 2], link_count: [1, 1]}") ==
-             "p.yaml:9:48: network.down: the fat tree has 2 leaves (product of 'down') but 4 nodes need one each");
+  BOOST_TEST(
+      error_with("{topology: star}", "{topology: fat-tree, levels: 2, down: [2], up: [1, 2], link_count: [1, 1]}") ==
+      "p.yaml:9:48: network.down: expected a list of 2 positive integers (one per level), got 1");
+  BOOST_TEST(
+      error_with("{topology: star}", "{topology: fat-tree, levels: 2, down: [1, 2], up: [1, 2], link_count: [1, 1]}") ==
+      "p.yaml:9:48: network.down: the fat tree has 2 leaves (product of 'down') but 4 nodes need one each");
 }
 
 BOOST_AUTO_TEST_CASE(dragonfly_plus) {
-  const std::string df = "{topology: dragonfly+, groups: 2, leaves_per_group: 2, spines_per_group: 2, nodes_per_leaf: 2, "
-                         "global_links: 1, local_link_bandwidth: 25GB/s, global_link_bandwidth: 25GB/s";
+  const std::string df =
+      "{topology: dragonfly+, groups: 2, leaves_per_group: 2, spines_per_group: 2, nodes_per_leaf: 2, "
+      "global_links: 1, local_link_bandwidth: 25GB/s, global_link_bandwidth: 25GB/s";
   const Platform ok = parse(replace(kValid, "{topology: star}", df + "}"));
   const auto& d = std::get<DragonflyPlusNetwork>(ok.network);
   BOOST_TEST(d.nodes_per_group == std::vector<int>({4, 0}), boost::test_tools::per_element());
@@ -148,9 +152,10 @@ BOOST_AUTO_TEST_CASE(dragonfly_plus) {
 
 BOOST_AUTO_TEST_CASE(yaml_syntax_and_files) {
   BOOST_TEST(error_of("name: t\nnodes: {count: 4\n") == "p.yaml:3:1: YAML syntax error: end of map flow not found");
-  BOOST_TEST(error_of("- just\n- a list\n") ==
-             "p.yaml:1:1: document: expected a platform description (a mapping with nodes, levels, nic, network), got a "
-             "list");
+  BOOST_TEST(
+      error_of("- just\n- a list\n") ==
+      "p.yaml:1:1: document: expected a platform description (a mapping with nodes, levels, nic, network), got a "
+      "list");
   BOOST_CHECK_EXCEPTION(read_platform("/nonexistent/x.yaml"), Error, [](const Error& e) {
     return std::string(e.what()) == "cannot open '/nonexistent/x.yaml' for reading";
   });

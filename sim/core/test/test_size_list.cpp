@@ -19,11 +19,14 @@ using Sizes = std::vector<std::uint64_t>;
 BOOST_AUTO_TEST_SUITE(size_list)
 
 BOOST_AUTO_TEST_CASE(ranges_double_and_lists_mix) {
-  BOOST_TEST(parse_size_list("16K:128K", "--sizes") == (Sizes{16384, 32768, 65536, 131072}), boost::test_tools::per_element());
-  BOOST_TEST(parse_size_list("16K,512K,4M", "--sizes") == (Sizes{16384, 524288, 4194304}), boost::test_tools::per_element());
+  BOOST_TEST(parse_size_list("16K:128K", "--sizes") == (Sizes{16384, 32768, 65536, 131072}),
+             boost::test_tools::per_element());
+  BOOST_TEST(parse_size_list("16K,512K,4M", "--sizes") == (Sizes{16384, 524288, 4194304}),
+             boost::test_tools::per_element());
   BOOST_TEST(parse_size_list("1M", "--sizes") == (Sizes{1048576}), boost::test_tools::per_element());
   BOOST_TEST(parse_size_list("1:4, 3000", "--sizes") == (Sizes{1, 2, 4, 3000}), boost::test_tools::per_element());
-  BOOST_TEST(parse_size_list("3:20", "--sizes") == (Sizes{3, 6, 12}), boost::test_tools::per_element());  // doubling, not powers
+  BOOST_TEST(parse_size_list("3:20", "--sizes") == (Sizes{3, 6, 12}),
+             boost::test_tools::per_element());  // doubling, not powers
   BOOST_TEST(parse_size_list("8:8", "--sizes") == (Sizes{8}), boost::test_tools::per_element());
   // The doubling stops before it overflows.
   BOOST_TEST(parse_size_list("8G:16000000000G", "--sizes").size() == 31u);
@@ -31,7 +34,8 @@ BOOST_AUTO_TEST_CASE(ranges_double_and_lists_mix) {
 
 BOOST_AUTO_TEST_CASE(errors_say_what_a_size_list_is) {
   const std::string expected =
-      "--sizes: expected sizes: A:B (powers of two from A to B), or a comma list of sizes and ranges (each size a size in "
+      "--sizes: expected sizes: A:B (powers of two from A to B), or a comma list of sizes and ranges (each size a size "
+      "in "
       "bytes such as 4096, 8KiB, 16K or 1MB, at least 1), got ";
   BOOST_TEST(error_of("1:4x") == expected + "'4x'");
   BOOST_TEST(error_of("0") == expected + "'0'");

@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_CASE(formats_in_platform_units) {
   BOOST_TEST(format_duration(1.5e-3) == "1.5ms");
   BOOST_TEST(format_duration(2.5) == "2.5s");
   BOOST_TEST(format_duration(0) == "0us");
-  BOOST_TEST(format_duration(-2.5e-6) == "-2.5us");  // a fitted intercept, in a table
+  BOOST_TEST(format_duration(-2.5e-6) == "-2.5us");     // a fitted intercept, in a table
   BOOST_TEST(format_duration(0.99999999e-3) == "1ms");  // rounded before the unit is chosen
   BOOST_TEST(format_bandwidth(999.99999e6) == "1GB/s");
   // Per-byte values are durations too, down to fractions of a nanosecond.

@@ -62,7 +62,8 @@ BOOST_AUTO_TEST_CASE(replacing_keeps_every_other_byte) {
   yaml.set_entry("levels.intra", std::vector<std::string>{"intra:", "  latency: 3us"});
   yaml.set_entry("levels.inter", "    inter:\n      latency: 4us\n\n      bandwidth: 2GB/s\n");  // dedented to its key
   std::string expected = kFile;
-  expected.replace(expected.find("  intra:"), expected.find("\n\n  inter") - expected.find("  intra:"), "  intra:\n    latency: 3us");
+  expected.replace(expected.find("  intra:"), expected.find("\n\n  inter") - expected.find("  intra:"),
+                   "  intra:\n    latency: 3us");
   expected.replace(expected.find("  inter:"), expected.find("\n  # about") - expected.find("  inter:"),
                    "  inter:\n    latency: 4us\n\n    bandwidth: 2GB/s");
   BOOST_TEST(yaml.text() == expected);
@@ -72,7 +73,8 @@ BOOST_AUTO_TEST_CASE(replacing_keeps_every_other_byte) {
 BOOST_AUTO_TEST_CASE(adding_goes_after_the_last_child_with_the_missing_keys) {
   YamlText yaml(kFile, "p.yaml");
   yaml.set_entry("models.taulop", "taulop:\n  Q: 4\n");
-  BOOST_TEST(yaml.text().find("      x: 1\n    taulop:\n      Q: 4\n      # the end of old\n\ntail:") != std::string::npos);
+  BOOST_TEST(yaml.text().find("      x: 1\n    taulop:\n      Q: 4\n      # the end of old\n\ntail:") !=
+             std::string::npos);
   yaml.set_entry("models.loggops.default", "default:\n  L: 1us\n");
   BOOST_TEST(yaml.text().find("      Q: 4\n    loggops:\n      default:\n        L: 1us\n      # the end of old\n") !=
              std::string::npos);
@@ -88,7 +90,8 @@ BOOST_AUTO_TEST_CASE(adding_goes_after_the_last_child_with_the_missing_keys) {
 BOOST_AUTO_TEST_CASE(flow_style_maps_are_not_edited_in_place) {
   YamlText yaml("levels: {intra: {latency: 1us}}\nmodels: {maxmin: {}}\n", "f.yaml");
   BOOST_TEST(error_message([&] { yaml.set_entry("levels.intra", "intra:\n  latency: 2us\n", "level"); }) ==
-             "f.yaml:1:10: levels.intra: cannot rewrite this level in place: write 'levels' in block style (one level per line)");
+             "f.yaml:1:10: levels.intra: cannot rewrite this level in place: write 'levels' in block style (one level "
+             "per line)");
   BOOST_TEST(error_message([&] { yaml.set_entry("models.taulop", "taulop: {}\n"); }) ==
              "f.yaml:2:9: models: cannot add 'taulop' in place: write 'models' in block style (one key per line)");
   YamlText scalar("models: 3\n", "s.yaml");
@@ -124,7 +127,8 @@ BOOST_AUTO_TEST_CASE(scalars_are_set_in_block_and_flow_style) {
   BOOST_TEST(error_message([&] { yaml.set_scalar("levels.intra", "1"); }) ==
              "p.yaml:5:5: levels.intra: expected a single value, got a mapping");
   YamlText open("a: {x: 1,\n    y: 2\n   }\n", "o.yaml");
-  BOOST_TEST(error_message([&] { open.set_scalar("a.y", "3"); }) == "o.yaml:2:5: a.y: cannot rewrite y in place: write it on one line");
+  BOOST_TEST(error_message([&] { open.set_scalar("a.y", "3"); }) ==
+             "o.yaml:2:5: a.y: cannot rewrite y in place: write it on one line");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

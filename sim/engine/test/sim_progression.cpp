@@ -116,9 +116,8 @@ class CostlyMessages final : public FluidModel {
 };
 
 Results run_costly(Workload& w) {
-  const ModelRegistry registry = registry_of("costly", "test double with CPU overheads", [](const ModelContext& c) {
-    return std::make_unique<CostlyMessages>(c);
-  });
+  const ModelRegistry registry = registry_of("costly", "test double with CPU overheads",
+                                             [](const ModelContext& c) { return std::make_unique<CostlyMessages>(c); });
   return run(platform("thread"), w, {.mapping = "cyclic", .model = "costly", .models = &registry});
 }
 

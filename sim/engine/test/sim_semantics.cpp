@@ -48,7 +48,7 @@ BOOST_AUTO_TEST_CASE(rendezvous_sender_completes_when_its_message_is_delivered) 
 BOOST_AUTO_TEST_CASE(eager_sender_completes_at_once_and_receive_at_post) {
   auto w = late_receive(100, 1e-3);
   const auto r = run(two_nodes(), w, {.mapping = "cyclic"});
-  BOOST_TEST(r.ranks[0].total_time == 0.0);                              // completed locally
+  BOOST_TEST(r.ranks[0].total_time == 0.0);                                 // completed locally
   BOOST_TEST(r.ranks[0].send_time == 10e-6 + 100e-9, tt::tolerance(1e-9));  // delivered into the buffer
   BOOST_TEST(r.ranks[1].recv_time == 1e-3, tt::tolerance(1e-12));           // copied out when posted
 }

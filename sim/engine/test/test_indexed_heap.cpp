@@ -1,7 +1,6 @@
 // IndexedHeap: the fluid models' one event heap (sim/engine/indexed_heap.hpp).
-#include <boost/test/unit_test.hpp>
-
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <cstdint>
 #include <map>
 #include <random>

@@ -2,12 +2,11 @@
 // (lines taken from a `smpirun -trace-ti` run of 4 ranks), writing them back,
 // errors with file:line:col, and locating rank files.
 #include <boost/test/unit_test.hpp>
-
 #include <filesystem>
 #include <fstream>
 
-#include "traces/formats/ti_trace.hpp"
 #include "tests/harness/error_message.hpp"
+#include "traces/formats/ti_trace.hpp"
 
 using namespace contend;
 namespace fs = std::filesystem;
@@ -60,7 +59,7 @@ BOOST_AUTO_TEST_CASE(point_to_point_lines_as_simgrid_writes_them) {
   BOOST_TEST(parse("0 waitall 2").amount == 2.0);
   BOOST_TEST(parse("0 compute 69.0335").amount == 69.0335);
   BOOST_TEST(parse("2 send 1 3 100").datatype1 == "");  // the type is optional
-  BOOST_TEST(parse("1 recv -1 -1 64 1").peer == -1);   // MPI_ANY_SOURCE, MPI_ANY_TAG
+  BOOST_TEST(parse("1 recv -1 -1 64 1").peer == -1);    // MPI_ANY_SOURCE, MPI_ANY_TAG
 }
 
 BOOST_AUTO_TEST_CASE(other_simgrid_lines_map_onto_the_kinds_contend_replays) {
@@ -102,16 +101,46 @@ BOOST_AUTO_TEST_CASE(collective_lines_as_simgrid_writes_them) {
 }
 
 BOOST_AUTO_TEST_CASE(every_action_is_written_back_as_read) {
-  const std::vector<std::string> lines = {
-      "0 init", "0 init 1", "0 finalize", "0 send 1 3 100 1", "0 isend 1 7 4096 0", "0 recv -1 2 64 1",
-      "0 irecv 3 7 4096", "0 test 3 0 7", "0 wait 1 0 5", "0 waitall 2", "0 compute 69.0335", "0 sleep 0.5",
-      "0 barrier", "0 bcast 1000 0 0", "0 reduce 10 0 1 0", "0 allreduce 10 0 0", "0 alltoall 100 100 0 0",
-      "0 alltoallv 4 1 1 1 1 10 1 2 3 4 0 0", "0 gather 10 10 0 0 0", "0 gatherv 1 1 2 3 4 0 0 0",
-      "0 scatter 10 10 0 0 0", "0 scatterv 1 2 3 4 1 0 0 0", "0 allgather 10 10 0 0",
-      "0 allgatherv 1 1 2 3 4 0 0", "0 reducescatter 1 2 3 4 0 0", "0 comm_size 4", "0 comm_split 0 1 3",
-      "0 comm_dup 2", "0 allreduce 5 0 0 comm=2", "0 isend 1 4 64 6 type=vector:16,1,16:float comm=1",
-      "3 gatherv 1 1 2 0 0 0 comm=1", "0 sendRecv 1000 1 1000 3 0 0", "0 Ssend 1 2 10 1", "0 bsend 1 2 10 1",
-      "0 ISsend 1 2 10 1", "0 ibsend 1 2 10 1", "0 waitAny 2", "0 testany", "0 testall", "0 testsome"};
+  const std::vector<std::string> lines = {"0 init",
+                                          "0 init 1",
+                                          "0 finalize",
+                                          "0 send 1 3 100 1",
+                                          "0 isend 1 7 4096 0",
+                                          "0 recv -1 2 64 1",
+                                          "0 irecv 3 7 4096",
+                                          "0 test 3 0 7",
+                                          "0 wait 1 0 5",
+                                          "0 waitall 2",
+                                          "0 compute 69.0335",
+                                          "0 sleep 0.5",
+                                          "0 barrier",
+                                          "0 bcast 1000 0 0",
+                                          "0 reduce 10 0 1 0",
+                                          "0 allreduce 10 0 0",
+                                          "0 alltoall 100 100 0 0",
+                                          "0 alltoallv 4 1 1 1 1 10 1 2 3 4 0 0",
+                                          "0 gather 10 10 0 0 0",
+                                          "0 gatherv 1 1 2 3 4 0 0 0",
+                                          "0 scatter 10 10 0 0 0",
+                                          "0 scatterv 1 2 3 4 1 0 0 0",
+                                          "0 allgather 10 10 0 0",
+                                          "0 allgatherv 1 1 2 3 4 0 0",
+                                          "0 reducescatter 1 2 3 4 0 0",
+                                          "0 comm_size 4",
+                                          "0 comm_split 0 1 3",
+                                          "0 comm_dup 2",
+                                          "0 allreduce 5 0 0 comm=2",
+                                          "0 isend 1 4 64 6 type=vector:16,1,16:float comm=1",
+                                          "3 gatherv 1 1 2 0 0 0 comm=1",
+                                          "0 sendRecv 1000 1 1000 3 0 0",
+                                          "0 Ssend 1 2 10 1",
+                                          "0 bsend 1 2 10 1",
+                                          "0 ISsend 1 2 10 1",
+                                          "0 ibsend 1 2 10 1",
+                                          "0 waitAny 2",
+                                          "0 testany",
+                                          "0 testall",
+                                          "0 testsome"};
   for (const auto& line : lines) BOOST_TEST(format_ti_action(parse(line)) == line);
   BOOST_TEST(ti_action_names().size() == 36u);
 }
@@ -139,10 +168,12 @@ BOOST_AUTO_TEST_CASE(errors_name_the_line_the_column_and_what_was_expected) {
   BOOST_TEST(error_of("0 isend 9 2 3") == "t.txt:7:9: peer: 9 is out of range [0, 3]");
   BOOST_TEST(error_of("4 barrier") == "t.txt:7:1: rank: 4 is out of range [0, 3]");
   BOOST_TEST(error_of("0 send 1 2 x") == "t.txt:7:12: count: expected an integer, got 'x'");
-  BOOST_TEST(error_of("0 send 1 2 3 99") == "t.txt:7:14: unknown datatype id '99': SimGrid 3.32 predefines ids 0 to 59");
+  BOOST_TEST(error_of("0 send 1 2 3 99") ==
+             "t.txt:7:14: unknown datatype id '99': SimGrid 3.32 predefines ids 0 to 59");
   BOOST_TEST(error_of("0 compute -1") == "t.txt:7:11: flops: expected a number >= 0, got '-1'");
-  BOOST_TEST(error_of("0 gatherv 1 1 2") == "t.txt:7:15: expected 'RANK gatherv SEND_COUNT RECV_COUNT x 4 ...': "
-                                                 "2 field(s) missing");
+  BOOST_TEST(error_of("0 gatherv 1 1 2") ==
+             "t.txt:7:15: expected 'RANK gatherv SEND_COUNT RECV_COUNT x 4 ...': "
+             "2 field(s) missing");
   BOOST_TEST(error_of("0 barrier comm=x") == "t.txt:7:11: expected 'comm=ID' with ID >= 0, got 'comm=x'");
   BOOST_TEST(error_of("0") == "t.txt:7:1: expected 'RANK ACTION ARGUMENTS...'");
   // Collectives with and without a root: the usage names the fields each takes.
@@ -156,18 +187,20 @@ BOOST_AUTO_TEST_CASE(errors_name_the_line_the_column_and_what_was_expected) {
   };
   for (const auto& [line, usage] : usages) BOOST_TEST(error_of(line) == usage + ": 1 field(s) missing");
   BOOST_TEST(error_of("0 reduce 10 0 9") == "t.txt:7:15: root: 9 is out of range [0, 3]");
-  BOOST_TEST(error_of("0 allreduce 10 0 99") == "t.txt:7:18: unknown datatype id '99': SimGrid 3.32 predefines "
-                                                "ids 0 to 59");
+  BOOST_TEST(error_of("0 allreduce 10 0 99") ==
+             "t.txt:7:18: unknown datatype id '99': SimGrid 3.32 predefines "
+             "ids 0 to 59");
   BOOST_TEST(error_of("0 gather 10 10 9") == "t.txt:7:16: root: 9 is out of range [0, 3]");
-  BOOST_TEST(error_of("0 allgather 10 10 0 99") == "t.txt:7:21: unknown datatype id '99': SimGrid 3.32 predefines "
-                                                   "ids 0 to 59");
+  BOOST_TEST(error_of("0 allgather 10 10 0 99") ==
+             "t.txt:7:21: unknown datatype id '99': SimGrid 3.32 predefines "
+             "ids 0 to 59");
 }
 
 BOOST_AUTO_TEST_CASE(bytes_follow_simgrid_datatype_sizes) {
-  BOOST_TEST(simgrid_datatype_size("0").value() == 8);  // MPI_DOUBLE
-  BOOST_TEST(simgrid_datatype_size("1").value() == 4);  // MPI_INT
-  BOOST_TEST(simgrid_datatype_size("2").value() == 1);  // MPI_CHAR
-  BOOST_TEST(simgrid_datatype_size("6").value() == 1);  // MPI_BYTE
+  BOOST_TEST(simgrid_datatype_size("0").value() == 8);    // MPI_DOUBLE
+  BOOST_TEST(simgrid_datatype_size("1").value() == 4);    // MPI_INT
+  BOOST_TEST(simgrid_datatype_size("2").value() == 1);    // MPI_CHAR
+  BOOST_TEST(simgrid_datatype_size("6").value() == 1);    // MPI_BYTE
   BOOST_TEST(simgrid_datatype_size("27").value() == 32);  // MPI_C_LONG_DOUBLE_COMPLEX
   BOOST_TEST(!simgrid_datatype_size("60").has_value());
   BOOST_TEST(!simgrid_datatype_size("-1").has_value());

@@ -1,10 +1,9 @@
 #include <boost/test/unit_test.hpp>
-
 #include <map>
 #include <set>
 
-#include "traces/generate/halo_mesh.hpp"
 #include "sim/core/error.hpp"
+#include "traces/generate/halo_mesh.hpp"
 
 using namespace contend;
 

@@ -22,7 +22,8 @@ constexpr double kPollInterval = 50e-6;
 
 int as_count(std::uint64_t bytes) {
   if (bytes > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-    throw std::runtime_error("message of " + std::to_string(bytes) + " B is too large for one MPI call (at most 2 GiB - 1)");
+    throw std::runtime_error("message of " + std::to_string(bytes) +
+                             " B is too large for one MPI call (at most 2 GiB - 1)");
   }
   return static_cast<int>(bytes);
 }
@@ -51,7 +52,8 @@ RankExchange::RankExchange(const Exchange& exchange, int rank) {
       recv_bytes_ += m.bytes;
     }
   }
-  std::stable_sort(sends_later_.begin(), sends_later_.end(), [](const PatternMessage& a, const PatternMessage& b) { return a.start < b.start; });
+  std::stable_sort(sends_later_.begin(), sends_later_.end(),
+                   [](const PatternMessage& a, const PatternMessage& b) { return a.start < b.start; });
 }
 
 void RankExchange::run(char* send_buffer, char* recv_buffer) const {

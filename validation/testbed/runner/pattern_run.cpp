@@ -32,10 +32,10 @@
 #include <vector>
 
 #include "calibrate/common/mpi_support.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "validation/testbed/runner/exchange.hpp"
 #include "validation/testbed/runner/runner_steps.hpp"
-#include "sim/core/file_io.hpp"
-#include "sim/core/error.hpp"
 
 namespace {
 
@@ -104,7 +104,8 @@ int run(const Options& o, int rank, int size) {
     throw contend::Error(o.pattern + ": the pattern has " + std::to_string(pattern.ranks) + " ranks but MPI runs " +
                          std::to_string(size) + " (mpirun -np " + std::to_string(pattern.ranks) + ")");
   }
-  if (o.sync != "clock" && o.sync != "barrier") throw contend::Error("--sync: expected 'clock' or 'barrier', got '" + o.sync + "'");
+  if (o.sync != "clock" && o.sync != "barrier")
+    throw contend::Error("--sync: expected 'clock' or 'barrier', got '" + o.sync + "'");
   if (o.sync == "clock" && !contend::mpi_support::on_one_machine()) {
     throw contend::Error("--sync clock needs every rank on one machine (one clock); use --sync barrier");
   }
@@ -143,17 +144,24 @@ int run(const Options& o, int rank, int size) {
 int main(int argc, char** argv) {
   Options o;
   CLI::App app{"Runs a contend pattern file for real under MPI and times every rank", "pattern_run"};
-  app.add_option("--pattern", o.pattern, "Pattern file (contend's format: exchanges, @start offsets, '---')")->required();
+  app.add_option("--pattern", o.pattern, "Pattern file (contend's format: exchanges, @start offsets, '---')")
+      ->required();
   app.add_option("-o,--output", o.output, "Raw CSV: repetition,rank,host,time,late")->required();
-  app.add_option("--repetitions", o.repetitions, "Timed repetitions")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--warmup", o.warmup, "Untimed repetitions first")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--repetitions", o.repetitions, "Timed repetitions")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--warmup", o.warmup, "Untimed repetitions first")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--sync", o.sync, "clock (common start on one machine's clock) | barrier")->capture_default_str();
   app.add_option("--margin", o.margin, "Seconds between the barrier and the common start (--sync clock)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  return contend::mpi_support::run_mpi_main(argc, argv, "pattern_run", [&o](int rank, int size) { return run(o, rank, size); });
+  return contend::mpi_support::run_mpi_main(argc, argv, "pattern_run",
+                                            [&o](int rank, int size) { return run(o, rank, size); });
 }

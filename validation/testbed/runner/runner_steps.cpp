@@ -25,8 +25,9 @@ Step exchange_step(const ExchangeSpec& exchange, const SourceLocation& where) {
   }
   for (const auto& m : exchange.messages) {
     if (m.datatype != 0) {
-      throw Error(where, "this exchange sends a message of a non-contiguous datatype (type=), which the real pattern "
-                         "runner does not send");
+      throw Error(where,
+                  "this exchange sends a message of a non-contiguous datatype (type=), which the real pattern "
+                  "runner does not send");
     }
   }
   return exchange.messages;

@@ -3,14 +3,13 @@
 // pattern's, message for message, and what it cannot run must be refused
 // with the place in the file.
 #include <boost/test/unit_test.hpp>
-
 #include <filesystem>
 #include <optional>
 #include <sstream>
 
 #include "sim/core/error.hpp"
-#include "validation/testbed/runner/runner_steps.hpp"
 #include "tests/harness/error_message.hpp"
+#include "validation/testbed/runner/runner_steps.hpp"
 
 using namespace contend;
 
@@ -24,8 +23,7 @@ void check_same(const std::string& path) {
       maybe_real.emplace(testbed::runner_steps(pattern));
     } catch (const Error& e) {
       // Steps the real runner does not execute (it runs exchanges, bcast and barrier only).
-      BOOST_TEST(std::string(e.what()).find("not supported by the real pattern runner") != std::string::npos,
-                 e.what());
+      BOOST_TEST(std::string(e.what()).find("not supported by the real pattern runner") != std::string::npos, e.what());
       return;
     }
     const auto& real = *maybe_real;
@@ -103,10 +101,14 @@ BOOST_AUTO_TEST_CASE(errors_name_the_place) {
              "x.pattern:1:5: bytes: expected a size in bytes such as 4096, 8KiB, 16K or 1MB, got '10xB'");
   BOOST_TEST(error_of("ranks 2\n0 2 10\n") == "x.pattern:2:3: rank 2 is out of range: the pattern declares 2 ranks");
   BOOST_TEST(error_of("0 1 10 2ms\n").find("x.pattern:1:8: expected '@TIME'") == 0u);
-  BOOST_TEST(error_of("ranks 2\nalltoall 10\n").find("x.pattern:2:1: step 'alltoall' is not supported by the real pattern runner") == 0u);
+  BOOST_TEST(error_of("ranks 2\nalltoall 10\n")
+                 .find("x.pattern:2:1: step 'alltoall' is not supported by the real pattern runner") == 0u);
   BOOST_TEST(error_of("0 1 10\ncompute 1ms\n").find("x.pattern:2:1: step 'compute' is not supported") == 0u);
-  BOOST_TEST(error_of("0 1 10\ncompute 1ms overlap\n").find("x.pattern:2:1: step 'compute ... overlap' is not supported") == 0u);
-  BOOST_TEST(error_of("0 1 10\n0 1 4 type=vector:1,1,2:int\n").find("x.pattern:1:1: this exchange sends a message of a non-contiguous datatype") == 0u);
+  BOOST_TEST(
+      error_of("0 1 10\ncompute 1ms overlap\n").find("x.pattern:2:1: step 'compute ... overlap' is not supported") ==
+      0u);
+  BOOST_TEST(error_of("0 1 10\n0 1 4 type=vector:1,1,2:int\n")
+                 .find("x.pattern:1:1: this exchange sends a message of a non-contiguous datatype") == 0u);
   BOOST_TEST(error_of("bcast 0\n") == "x.pattern:1:1: expected 'bcast ROOT BYTES', got 2 fields");
   BOOST_TEST(error_of("0 1 3GiB\n") == "x.pattern:1:5: bytes: at most 2 GiB - 1 in one MPI call, got 3221225472");
   BOOST_TEST(error_of("# nothing\n") == "x.pattern: the pattern names no rank and has no 'ranks N' line");

@@ -1,0 +1,29 @@
+#include "sim/cli/platform_rewrite.hpp"
+
+#include <iostream>
+
+#include "models/registry.hpp"
+#include "sim/core/file_io.hpp"
+#include "sim/core/platform.hpp"
+
+namespace contend::cli {
+
+void add_platform_rewrite_options(CLI::App& cmd, PlatformRewrite& o, const std::string& rewritten, bool required) {
+  auto* platform = cmd.add_option("--platform", o.platform,
+                                  "Platform YAML whose " + rewritten + " rewritten (nothing else changes)");
+  if (required) platform->required();
+  cmd.add_option("-o,--output", o.output, "Write the updated platform here instead of over --platform");
+  cmd.add_flag("--dry-run", o.dry_run, "Print the updated platform file instead of writing it");
+}
+
+bool write_platform_rewrite(const PlatformRewrite& o, const std::string& updated) {
+  all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
+  if (o.dry_run) {
+    std::cout << updated;
+    return false;
+  }
+  write_file_atomically(o.target(), [&](std::ostream& out) { out << updated; });
+  return true;
+}
+
+}  // namespace contend::cli
