@@ -110,17 +110,10 @@ class FlowCutModel final : public FluidModel {
 }  // namespace
 
 ModelInfo flowcut_model_info() {
-  ModelInfo info;
-  info.name = "flowcut";
-  info.description = "Martinasso & Mehaut's flow cuts: elementary conflicts at each node slow flows by 1/(1+cut)";
-  info.citation =
-      "M. Martinasso, J.-F. Mehaut, Model of concurrent MPI communications over SMP clusters, "
-      "INRIA RR-5910, 2006";
-  info.validate = [](const Platform&, const YamlField& params) { parse_flowcut_table(params); };
-  info.create = [](const ModelContext& c) {
-    return std::make_unique<FlowCutModel>(c, parse_flowcut_table(c.parameters));
-  };
-  return info;
+  return parameterized_model_info<FlowCutModel>(
+      "flowcut", "Martinasso & Mehaut's flow cuts: elementary conflicts at each node slow flows by 1/(1+cut)",
+      "M. Martinasso, J.-F. Mehaut, Model of concurrent MPI communications over SMP clusters, INRIA RR-5910, 2006",
+      parse_flowcut_table);
 }
 
 }  // namespace contend

@@ -1,19 +1,10 @@
 // Model `maxmin`: every message is a SimGrid communication between the
 // endpoints of its source and destination sockets, so SimGrid's LMM solver
-// shares the links of the route (see simgrid_platform.hpp for what they are)
-// max-min fairly among the flows crossing them, level links with their
-// tabulated BW_MP(n) capacity. It is the reference answer: what SimGrid would
-// say about the same platform.
-//
-// Description: flows start after the route latency, then share bandwidth
-//   max-min fairly; n in BW_MP(n) counts flows on the link (SimGrid's notion),
-//   not processes as in Thune's staircase.
-// Parameters: none (the levels, NICs and network of the platform file).
-// References: Casanova, Giersch, Legrand, Quinson, Suter, "Versatile, Scalable,
-//   and Accurate Simulation of Distributed Applications and Platforms", JPDC
-//   74(10), 2014 (SimGrid; CM02 network model).
-// Validation: tests/ hand-computed cases (one message tau + s/BW; two flows
-//   on one link finish together at twice the time).
+// shares the links of the route (sim/engine/simgrid_platform.hpp) max-min
+// fairly among the flows crossing them, level links with their tabulated
+// BW_MP(n) capacity: what SimGrid itself would say about the same platform.
+// Casanova et al., JPDC 2014 (SimGrid, CM02 network model). Details and
+// validation: models/maxmin/README.md.
 #include "models/maxmin/maxmin.hpp"
 
 #include <simgrid/s4u.hpp>

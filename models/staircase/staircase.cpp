@@ -1,22 +1,10 @@
-// Model `staircase`: Thune, Reinemo, Skeie, Cai, "Detailed Modeling of
-// Heterogeneous and Contention-Constrained Point-to-Point MPI
-// Communication", IEEE TPDS 34(5), 2023.
-//
-// Description: groups of receiving processes share each level's tabulated
-//   BW_MP(n) evenly, split evenly over each process's messages; intra- and
-//   inter-socket traffic mix by eq. (12); inter-node flows are further held
-//   back by overloaded fabric links (FabricSharing). A message first waits
-//   its route's latency (as in maxmin), then joins the sharing.
-// Parameters (models.staircase, all optional):
-//   levels: concurrent | sequential   whether a process's intra- and
-//                                     inter-node receives overlap (default
-//                                     concurrent; sequential is eq. (18)'s
-//                                     assumption)
-//   fabric: true | false              share the network links beyond the
-//                                     NICs (default true)
-// Validation: models/staircase/test/test_*.cpp and test/sim_staircase.cpp
-//   (simulation equals eqs. (7) and (13)-(14) with zero latency), and
-//   validation/staircase/.
+// Model `staircase` on the engine: Thune, Reinemo, Skeie, Cai, "Detailed
+// Modeling of Heterogeneous and Contention-Constrained Point-to-Point MPI
+// Communication", IEEE TPDS 2023. A message waits its route's latency
+// (FluidModel's latency phase, as in maxmin), then joins the staircase
+// sharing of its receiving group (staircase_sharing.hpp) and, between nodes,
+// of the fabric links it crosses (fabric_sharing.hpp). Equations, parameters
+// and validation: models/staircase/README.md.
 #include "models/staircase/staircase.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -102,19 +90,12 @@ StaircaseOptions parse_staircase_options(const YamlField& section) {
 }
 
 ModelInfo staircase_model_info() {
-  ModelInfo info;
-  info.name = "staircase";
-  info.description =
-      "staircase fair sharing of BW_MP(n) per group of processes (socket, node), mixed "
-      "intra/inter-socket levels";
-  info.citation =
-      "Thune, Reinemo, Skeie, Cai, Detailed Modeling of Heterogeneous and Contention-Constrained "
-      "Point-to-Point MPI Communication, IEEE TPDS 2023";
-  info.validate = [](const Platform&, const YamlField& params) { parse_staircase_options(params); };
-  info.create = [](const ModelContext& c) {
-    return std::make_unique<StaircaseModel>(c, parse_staircase_options(c.parameters));
-  };
-  return info;
+  return parameterized_model_info<StaircaseModel>(
+      "staircase",
+      "staircase fair sharing of BW_MP(n) per group of processes (socket, node), mixed intra/inter-socket levels",
+      "Thune, Reinemo, Skeie, Cai, Detailed Modeling of Heterogeneous and Contention-Constrained Point-to-Point MPI "
+      "Communication, IEEE TPDS 2023",
+      parse_staircase_options);
 }
 
 }  // namespace contend

@@ -41,17 +41,11 @@ class TauLopModel final : public FluidModel {
 }  // namespace
 
 ModelInfo taulop_model_info() {
-  ModelInfo info;
-  info.name = "taulop";
-  info.description = "tau-Lop: messages as transfers over shared-memory and network channels, slowed by concurrency";
-  info.citation =
-      "J.-A. Rico-Gallego et al., tau-Lop (Parallel Comput. 2015, FGCS 2016); E. Nuriyev, "
-      "J.-A. Rico-Gallego, A. Lastovetsky, JPDC 2022, Sec. 4";
-  info.validate = [](const Platform&, const YamlField& params) { taulop::parse_parameters(params); };
-  info.create = [](const ModelContext& c) {
-    return std::make_unique<TauLopModel>(c, taulop::parse_parameters(c.parameters));
-  };
-  return info;
+  return parameterized_model_info<TauLopModel>(
+      "taulop", "tau-Lop: messages as transfers over shared-memory and network channels, slowed by concurrency",
+      "J.-A. Rico-Gallego et al., tau-Lop (Parallel Comput. 2015, FGCS 2016); E. Nuriyev, J.-A. Rico-Gallego, "
+      "A. Lastovetsky, JPDC 2022, Sec. 4",
+      taulop::parse_parameters);
 }
 
 }  // namespace contend

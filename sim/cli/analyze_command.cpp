@@ -9,6 +9,7 @@
 #include "models/registry.hpp"
 #include "models/staircase/closed_form.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/mapping.hpp"
@@ -89,14 +90,14 @@ int run_analyze(const AnalyzeOptions& o) {
 Action add_analyze_command(CLI::App& app) {
   auto o = std::make_shared<AnalyzeOptions>();
   auto* cmd = app.add_subcommand("analyze", "Thune et al.'s closed forms for a many-pair exchange, without simulation");
-  cmd->add_option("--platform", o->platform, "Platform YAML file")->required();
+  add_platform_option(*cmd, o->platform);
   cmd->add_option("--pattern", o->pattern, "Pattern file of one exchange ('src dst bytes' lines)")->required();
-  cmd->add_option("--mapping", o->mapping, "block | cyclic | socket | FILE")->capture_default_str();
-  cmd->add_option("--model", o->model, "staircase | max-rate | extended-max-rate")->capture_default_str();
-  cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than cores");
+  add_mapping_option(*cmd, o->mapping);
+  add_model_option(*cmd, o->model, "staircase | max-rate | extended-max-rate");
+  add_oversubscribe_flag(*cmd, o->oversubscribe);
   cmd->add_option("--per-rank", o->per_rank,
                   "Write rank,node,socket,core,intra_node_time,inter_node_time,total_time CSV");
-  cmd->add_flag("--quiet", o->quiet, "Do not print the summary");
+  add_quiet_flag(*cmd, o->quiet);
   return [o] { return run_analyze(*o); };
 }
 

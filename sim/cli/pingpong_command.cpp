@@ -12,6 +12,7 @@
 #include "models/loggops/pingpong_measurements.hpp"
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/size_list.hpp"
@@ -102,16 +103,14 @@ Action add_pingpong_command(CLI::App& app) {
   auto o = std::make_shared<PingPongOptions>();
   auto* cmd = app.add_subcommand(
       "pingpong", "Simulate a two-rank ping-pong per size, next to the LogGOPS formula (Bacon et al. eq. (2))");
-  cmd->add_option("--platform", o->platform, "Platform YAML file (with models: loggops: for the formula)")->required();
-  cmd->add_option("--model", o->model, "Model of the simulated column; the formula needs loggops")
-      ->capture_default_str();
+  add_platform_option(*cmd, o->platform, "Platform YAML file (with models: loggops: for the formula)");
+  add_model_option(*cmd, o->model, "Model of the simulated column; the formula needs loggops");
   cmd->add_option("--sizes", o->sizes, "Message sizes: A:B (powers of two), or a comma list (e.g. 1:1K,3000)")
       ->capture_default_str();
   cmd->add_option("--datatype", o->datatype, "contiguous | vector:COUNT,BLOCKLENGTH,STRIDE:BASE")
       ->capture_default_str();
-  cmd->add_option("--mapping", o->mapping, "Where the two ranks run: block | cyclic | socket | FILE")
-      ->capture_default_str();
-  cmd->add_option("--progress", o->progress, "none | thread | dedicated-core (default: the platform's)");
+  add_mapping_option(*cmd, o->mapping, "Where the two ranks run: block | cyclic | socket | FILE");
+  add_progress_option(*cmd, o->progress);
   cmd->add_option("--measured", o->measured,
                   "Measured round trips, CSV with bytes,seconds[,datatype]: adds measured_s and relative_error");
   return [o] { return run_pingpong(*o); };

@@ -16,6 +16,7 @@
 #include "models/taulop/bcast_models.hpp"
 #include "models/taulop/parameters.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/collectives/collectives.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
@@ -190,13 +191,13 @@ Action add_select_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "select", "Predict every broadcast algorithm's time (Nuriyev et al. models) and pick the fastest");
   cmd->add_option("collective", o->collective, "The collective: bcast")->required();
-  cmd->add_option("--platform", o->platform, "Platform YAML file with a models: taulop: section")->required();
+  add_platform_option(*cmd, o->platform, "Platform YAML file with a models: taulop: section");
   cmd->add_option("--procs", o->procs, "Number of MPI processes")->required()->check(CLI::Range(1, 1 << 24));
   cmd->add_option("--sizes", o->sizes, "Message sizes: FIRST:LAST (doubling) or A,B,C (default 16K:4M)");
-  cmd->add_option("--mapping", o->mapping, "block (serial, default), cyclic, socket, or a mapping file");
+  add_mapping_option(*cmd, o->mapping);
   cmd->add_option("--ompi", o->ompi, "Open MPI version whose fixed decision to compare: 3.1 or 4.1 (default 4.1)");
   cmd->add_flag("--simulate", o->simulate, "Also simulate each algorithm (Open MPI's code, forced) with --model");
-  cmd->add_option("--model", o->model, "Model for --simulate (default taulop)");
+  add_model_option(*cmd, o->model, "Model for --simulate");
   cmd->add_option("--csv", o->csv, "Write bytes,algorithm,times,choices per row to FILE");
   return [o] { return run_select(*o); };
 }

@@ -8,6 +8,7 @@
 #include "models/dedicated_core/progress_profile.hpp"
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/pattern.hpp"
@@ -118,7 +119,7 @@ int run_simulate(const SimulateOptions& o) {
 Action add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* cmd = app.add_subcommand("simulate", "Predict per-rank communication times of a workload on a platform");
-  cmd->add_option("--platform", o->platform, "Platform YAML file (platforms/*.yaml)")->required();
+  add_platform_option(*cmd, o->platform);
   auto* pattern = cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line");
   auto* trace =
       cmd->add_option("--trace", o->trace, "Trace to replay: SimGrid TI index or single file, or OTF2 anchor (*.otf2)");
@@ -127,12 +128,10 @@ Action add_simulate_command(CLI::App& app) {
   cmd->callback([pattern, trace] {
     if (pattern->count() == 0 && trace->count() == 0) throw CLI::RequiredError("--pattern or --trace");
   });
-  cmd->add_option("--mapping", o->mapping, "block | cyclic | socket | FILE ('rank node socket core' lines)")
-      ->capture_default_str();
-  cmd->add_option("--model", o->model, "Bandwidth-sharing model ('contend models' lists them)")->capture_default_str();
-  cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than cores (ranks then share cores)");
-  cmd->add_option("--progress", o->progress,
-                  "none | thread | dedicated-core: how nonblocking communication progresses (default: the platform's)");
+  add_mapping_option(*cmd, o->mapping);
+  add_model_option(*cmd, o->model);
+  add_oversubscribe_flag(*cmd, o->oversubscribe);
+  add_progress_option(*cmd, o->progress);
   cmd->add_option("--per-rank", o->per_rank, "Write rank,node,socket,core,recv_time,send_time,total_time CSV");
   cmd->add_option("--messages", o->messages, "Write src,dst,bytes,level,start,end CSV (one line per message)");
   cmd->add_option("--json", o->json, "Write the summary and per-rank times as JSON");
@@ -146,7 +145,7 @@ Action add_simulate_command(CLI::App& app) {
   cmd->add_option("--coll", o->coll,
                   "OP=ALG[:SEGSIZE[:FANOUT]] forces a collective algorithm, e.g. bcast=chain:8K:4 or bcast=2 "
                   "(Open MPI id); repeatable");
-  cmd->add_flag("--quiet", o->quiet, "Do not print the summary");
+  add_quiet_flag(*cmd, o->quiet);
   cmd->add_flag("--stats", o->stats, "Print wall time, peak memory and messages simulated per second");
   return [o] { return run_simulate(*o); };
 }

@@ -82,6 +82,22 @@ struct ModelInfo {
   std::function<std::unique_ptr<CommunicationModel>(const ModelContext&)> create;
 };
 
+// The ModelInfo of a model built from the parsed section of its parameters:
+// `validate` parses the section (errors with file:line:col), `create` parses
+// it and builds Model(context, parameters).
+template <class Model, class Parse>
+ModelInfo parameterized_model_info(std::string name, std::string description, std::string citation, Parse parse) {
+  ModelInfo info;
+  info.name = std::move(name);
+  info.description = std::move(description);
+  info.citation = std::move(citation);
+  info.validate = [parse](const Platform&, const YamlField& parameters) { parse(parameters); };
+  info.create = [parse](const ModelContext& c) -> std::unique_ptr<CommunicationModel> {
+    return std::make_unique<Model>(c, parse(c.parameters));
+  };
+  return info;
+}
+
 class ModelRegistry {
  public:
   void add(ModelInfo info);

@@ -1,0 +1,31 @@
+#include "sim/cli/options.hpp"
+
+namespace contend::cli {
+
+CLI::Option* add_platform_option(CLI::App& cmd, std::string& path, const std::string& help) {
+  return cmd.add_option("--platform", path, help)->required();
+}
+
+CLI::Option* add_mapping_option(CLI::App& cmd, std::string& mapping, const std::string& help) {
+  return cmd.add_option("--mapping", mapping, help)->capture_default_str();
+}
+
+CLI::Option* add_model_option(CLI::App& cmd, std::string& model, const std::string& help) {
+  return cmd.add_option("--model", model, help)->capture_default_str();
+}
+
+CLI::Option* add_progress_option(CLI::App& cmd, std::string& progress) {
+  return cmd.add_option(
+      "--progress", progress,
+      "none | thread | dedicated-core: how nonblocking communication progresses (default: the platform's)");
+}
+
+CLI::Option* add_oversubscribe_flag(CLI::App& cmd, bool& oversubscribe) {
+  return cmd.add_flag("--oversubscribe", oversubscribe, "Allow more ranks than cores (ranks then share cores)");
+}
+
+CLI::Option* add_quiet_flag(CLI::App& cmd, bool& quiet) {
+  return cmd.add_flag("--quiet", quiet, "Do not print the summary");
+}
+
+}  // namespace contend::cli
