@@ -25,7 +25,7 @@
 #include "sim/core/size_list.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
-#include "sim/engine/child_process.hpp"
+#include "sim/engine/worker_pool.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/workload/collective_workload.hpp"
 

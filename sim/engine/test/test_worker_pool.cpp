@@ -1,0 +1,64 @@
+// WorkerPool: jobs in child processes, answers in job order whatever the
+// number of workers, failures reported and contained.
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <csignal>
+#include <set>
+#include <string>
+
+#include "sim/core/error.hpp"
+#include "sim/engine/worker_pool.hpp"
+#include "tests/harness/error_message.hpp"
+
+using namespace contend;
+
+BOOST_AUTO_TEST_SUITE(worker_pool)
+
+BOOST_AUTO_TEST_CASE(answers_in_job_order_whatever_the_workers) {
+  // Later jobs finish first: the order of the results must not follow.
+  const auto job = [](std::size_t i) {
+    usleep(static_cast<useconds_t>((8 - i) * 3000));
+    return "job " + std::to_string(i) + " in " + std::to_string(getpid());
+  };
+  for (int workers : {1, 2, 5}) {
+    std::vector<std::size_t> completed;
+    const auto results =
+        WorkerPool(workers).run(8, job, [&](std::size_t i, const JobResult&) { completed.push_back(i); });
+    BOOST_REQUIRE(results.size() == 8u);
+    std::set<std::string> pids;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      BOOST_TEST(results[i].ok);
+      BOOST_TEST(results[i].answer.rfind("job " + std::to_string(i) + " in ", 0) == 0u);
+      BOOST_TEST(results[i].answer != "job " + std::to_string(i) + " in " + std::to_string(getpid()));
+      BOOST_TEST(results[i].wall_seconds > 0);
+      pids.insert(results[i].answer.substr(results[i].answer.rfind(' ') + 1));
+    }
+    BOOST_TEST(pids.size() == 8u);  // one child per job
+    BOOST_TEST(completed.size() == 8u);
+    BOOST_TEST(std::set<std::size_t>(completed.begin(), completed.end()).size() == 8u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(failures_are_results_and_the_others_go_on) {
+  const auto results = WorkerPool(2).run(4, [](std::size_t i) -> std::string {
+    if (i == 1) throw Error("case 1: bad input");
+    if (i == 2) raise(SIGKILL);
+    return "fine";
+  });
+  BOOST_TEST(results[0].ok);
+  BOOST_TEST(!results[1].ok);
+  BOOST_TEST(results[1].answer == "case 1: bad input");
+  BOOST_TEST(!results[2].ok);
+  BOOST_TEST(results[2].answer == "the simulation process ended without a result (killed by signal 9)");
+  BOOST_TEST(results[3].ok);
+  BOOST_TEST(results[3].answer == "fine");
+}
+
+BOOST_AUTO_TEST_CASE(one_job_in_a_child) {
+  BOOST_TEST(run_in_child_process([] { return std::to_string(getpid()); }) != std::to_string(getpid()));
+  BOOST_TEST(test::error_message([] { run_in_child_process([]() -> std::string { throw Error("no"); }); }) == "no");
+  BOOST_TEST(test::error_message([] { WorkerPool(0); }) == "the number of workers must be at least 1, got 0");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
