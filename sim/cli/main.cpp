@@ -1,17 +1,27 @@
 // contend: predicts how long MPI communication takes on a cluster, rank by
-// rank, with contention. This file only dispatches to the subcommands.
+// rank, with contention. This file only dispatches to the subcommands and
+// turns how a run ended into its exit status (docs/commands.md, "Exit
+// status"): 0 done, 1 bad input, 2 usage, 3 a limit the user set was
+// reached, 4 internal error; 128 + the signal when interrupted.
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/interruption.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 
 namespace {
+
+constexpr int kBadInput = 1;
+constexpr int kUsage = 2;
+constexpr int kInternal = 4;  // 3, a limit reached, comes from the simulation (--time-limit)
 
 // CLI11 only says which arguments it did not expect; name the first unknown
 // option and suggest the closest known one, as Ninja does.
@@ -37,12 +47,40 @@ std::optional<std::string> explain_extras(CLI::App& app, int argc, char** argv) 
   return std::nullopt;
 }
 
+// An error contend did not foresee: one line and what to report, never a dump.
+int internal_error(const std::string& what) {
+  const auto end_of_line = what.find('\n');
+  std::cerr << "contend: internal error: " << what.substr(0, end_of_line)
+            << " (please report it with the command line and input files)"
+            << (end_of_line == std::string::npos ? "" : what.substr(end_of_line)) << "\n";
+  return kInternal;
+}
+
+int run(const contend::cli::Action& action) {
+  const std::string internal = "internal error: ";
+  try {
+    return action();
+  } catch (const contend::Error& e) {
+    const std::string what = e.what();
+    if (what.starts_with(internal)) return internal_error(what.substr(internal.size()));
+    std::cerr << "contend: error: " << what << "\n";
+    return kBadInput;
+  } catch (const std::bad_alloc&) {
+    return internal_error("out of memory");
+  } catch (const std::exception& e) {
+    return internal_error(e.what());
+  } catch (...) {
+    return internal_error("an unknown exception");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  contend::cli::report_interruptions();
   CLI::App app{"contend: predicts the time of MPI communication on clusters, rank by rank, with contention", "contend"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "contend 0.1.0");
+  app.set_version_flag("--version", "contend " + contend::cli::contend_version());
   std::map<std::string, contend::cli::Action> actions;
   actions["simulate"] = contend::cli::add_simulate_command(app);
   actions["generate-pattern"] = contend::cli::add_generate_pattern_command(app);
@@ -58,6 +96,8 @@ int main(int argc, char** argv) {
   actions["fit-flowcut"] = contend::cli::add_fit_flowcut_command(app);
   actions["select"] = contend::cli::add_select_command(app);
   actions["convert-trace"] = contend::cli::add_convert_trace_command(app);
+  contend::cli::set_example(app, {"contend simulate --platform platforms/epyc-rome-2node.yaml "
+                                  "--pattern traces/samples/halo-256.pattern"});
 
   // An unknown subcommand gets a "did you mean" rather than CLI11's generic message.
   if (argc > 1 && argv[1][0] != '-' && actions.find(argv[1]) == actions.end()) {
@@ -65,7 +105,7 @@ int main(int argc, char** argv) {
     for (const auto& [name, action] : actions) names.push_back(name);
     std::cerr << "contend: error: unknown command '" << argv[1] << "'" << contend::did_you_mean(argv[1], names)
               << "; commands: " << contend::join(names) << "\n";
-    return 2;
+    return kUsage;
   }
   try {
     app.parse(argc, argv);
@@ -78,19 +118,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ExtrasError& e) {
     std::cerr << "contend: error: " << explain_extras(app, argc, argv).value_or(e.what())
               << "\n(run 'contend --help' or 'contend COMMAND --help')\n";
-    return 2;
+    return kUsage;
   } catch (const CLI::ParseError& e) {
     std::cerr << "contend: error: " << e.what() << "\n(run 'contend --help' or 'contend COMMAND --help')\n";
-    return 2;
+    return kUsage;
   }
-  try {
-    for (const auto* sub : app.get_subcommands()) return actions.at(sub->get_name())();
-    return 2;
-  } catch (const contend::Error& e) {
-    std::cerr << "contend: error: " << e.what() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "contend: error: " << e.what() << "\n";
-    return 1;
-  }
+  for (const auto* sub : app.get_subcommands()) return run(actions.at(sub->get_name()));
+  return kUsage;
 }

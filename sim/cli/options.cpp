@@ -1,6 +1,10 @@
 #include "sim/cli/options.hpp"
 
+#include "sim/core/text.hpp"
+
 namespace contend::cli {
+
+std::string contend_version() { return CONTEND_VERSION; }
 
 CLI::Option* add_platform_option(CLI::App& cmd, std::string& path, const std::string& help) {
   return cmd.add_option("--platform", path, help)->required();
@@ -25,7 +29,27 @@ CLI::Option* add_oversubscribe_flag(CLI::App& cmd, bool& oversubscribe) {
 }
 
 CLI::Option* add_quiet_flag(CLI::App& cmd, bool& quiet) {
-  return cmd.add_flag("--quiet", quiet, "Do not print the summary");
+  return cmd.add_flag("--quiet", quiet, "Do not print the summary (warnings and errors are still printed)");
+}
+
+CLI::Option* add_output_option(CLI::App& cmd, std::string& path, const std::string& help) {
+  return cmd.add_option("-o,--output", path, help + " ('-': standard output)");
+}
+
+const CLI::Validator& finite_number() {
+  static const CLI::Validator validator(finite_number_problem, "", "finite");
+  return validator;
+}
+
+const CLI::Validator& non_negative_number() {
+  static const CLI::Validator validator(negative_number_problem, "", "non-negative");
+  return validator;
+}
+
+void set_example(CLI::App& cmd, const std::vector<std::string>& command_lines) {
+  std::string footer = "\nExample:";
+  for (const auto& line : command_lines) footer += "\n  " + line;
+  cmd.footer(footer);
 }
 
 }  // namespace contend::cli

@@ -1,11 +1,20 @@
 #pragma once
-// The options several subcommands share, each spelled and explained once
-// (docs/commands.md): where the simulation runs (--platform, --mapping,
-// --oversubscribe), how (--model, --progress), and --quiet.
+// What every subcommand shares, spelled and explained once (docs/commands.md,
+// "Conventions"): where the simulation runs (--platform, --mapping,
+// --oversubscribe), how (--model, --progress), where the output goes
+// (-o/--output), --quiet, the checks of numbers, and the example that ends
+// every --help.
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 namespace contend::cli {
+
+// The model of every command that simulates, unless --model says otherwise.
+inline constexpr const char* kDefaultModel = "maxmin";
+
+// contend's version (the project's, CMakeLists.txt), e.g. "0.1.0".
+std::string contend_version();
 
 CLI::Option* add_platform_option(CLI::App& cmd, std::string& path,
                                  const std::string& help = "Platform YAML file (platforms/*.yaml)");
@@ -17,5 +26,17 @@ CLI::Option* add_model_option(CLI::App& cmd, std::string& model,
 CLI::Option* add_progress_option(CLI::App& cmd, std::string& progress);
 CLI::Option* add_oversubscribe_flag(CLI::App& cmd, bool& oversubscribe);
 CLI::Option* add_quiet_flag(CLI::App& cmd, bool& quiet);
+// -o/--output: the command's main output file ("-": standard output).
+CLI::Option* add_output_option(CLI::App& cmd, std::string& path, const std::string& help);
+
+// Validators of numbers: NaN and infinities refused ("--alpha: expected a
+// finite number, got 'nan'"); negative numbers refused where none makes sense
+// (an unsigned option would wrap -1 to 2^64 - 1).
+const CLI::Validator& finite_number();
+const CLI::Validator& non_negative_number();
+
+// Ends the command's --help with "Example:" and these command lines, each
+// runnable from the repository root (tests/conventions/help.sh runs them).
+void set_example(CLI::App& cmd, const std::vector<std::string>& command_lines);
 
 }  // namespace contend::cli

@@ -27,9 +27,20 @@ auto read_all(const std::vector<std::string>& paths, Read read) {
 // output where its data came from.
 std::string file_names(const std::vector<std::string>& paths);
 
-// Output files are written completely or not at all: the content goes to a
-// temporary file beside the target, which is renamed over it only once every
-// byte has been written and flushed.
+// Every output file of contend, and of its MPI programs, is written here
+// (docs/commands.md, "Output files"):
+//  - "-" is standard output; /dev/stdout, /dev/stderr, /dev/fd/N and
+//    /proc/self/fd/N are this process's own descriptors, written where they
+//    stand (a shell redirection or a process substitution keeps what was
+//    written before);
+//  - a FIFO, a terminal or another device is streamed to;
+//  - anything else is written completely or not at all: into a temporary file
+//    beside the target, renamed over it once every byte has been written. A
+//    symbolic link stays and its target is replaced; a replaced file keeps
+//    its permissions. SIGINT, SIGTERM and SIGHUP wait while the temporary
+//    file exists, so an interrupted run leaves no partial file.
+// Throws "cannot write 'path': why" (a directory, a missing or read-only
+// folder, a full disk); the target is then as it was.
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace contend

@@ -1,6 +1,8 @@
 #include "sim/core/text.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 namespace contend {
 
@@ -70,6 +72,35 @@ std::vector<std::string_view> split_blanks(std::string_view s) {
     i = j;
   }
   return out;
+}
+
+}  // namespace contend
+
+namespace contend {
+namespace {
+
+// The number `text` spells, whole (strtod's forms: 1e3, nan, inf, 0x1p3).
+std::optional<double> whole_number(const std::string& text) {
+  const std::string trimmed(trim(text));
+  if (trimmed.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(trimmed.c_str(), &end);
+  if (end != trimmed.c_str() + trimmed.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::string finite_number_problem(const std::string& text) {
+  const auto value = whole_number(text);
+  if (!value || std::isfinite(*value)) return "";
+  return "expected a finite number, got '" + text + "'";
+}
+
+std::string negative_number_problem(const std::string& text) {
+  const auto value = whole_number(text);
+  if (!value || !(*value < 0)) return "";
+  return "expected a number >= 0, got '" + text + "'";
 }
 
 }  // namespace contend

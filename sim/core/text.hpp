@@ -25,4 +25,13 @@ std::string_view trim(std::string_view s);
 // Splits on runs of blanks (spaces and tabs).
 std::vector<std::string_view> split_blanks(std::string_view s);
 
+// Checks of command-line numbers, in the form CLI11's validators take: ""
+// when the text is acceptable, else what is wrong.
+// "expected a finite number, got 'nan'" for NaN and the infinities; text that
+// is no number at all is left to the option's own conversion.
+std::string finite_number_problem(const std::string& text);
+// "expected a number >= 0, got '-1'": a negative number where none makes
+// sense (an unsigned option would otherwise wrap -1 to 2^64 - 1).
+std::string negative_number_problem(const std::string& text);
+
 }  // namespace contend

@@ -1,6 +1,7 @@
 #include "sim/engine/simulation.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
 
 #include <chrono>
 #include <cstdio>
@@ -77,7 +78,13 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
+  // SimGrid's engine puts its own SIGINT handler in place, which exits with
+  // status 1 and, at our log level, silently; keep the process's own (the
+  // CLI's one-line report, sim/cli/interruption.hpp).
+  struct sigaction interrupt_handler {};
+  sigaction(SIGINT, nullptr, &interrupt_handler);
   sg4::Engine engine(&argc, argv.data());
+  sigaction(SIGINT, &interrupt_handler, nullptr);
 
   const SimgridPlatform simgrid(platform, mapping);
   EngineCore core(platform, mapping, simgrid, options.record_messages, options.progress.value_or(platform.progress));

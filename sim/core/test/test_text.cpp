@@ -28,4 +28,16 @@ BOOST_AUTO_TEST_CASE(split_and_trim) {
   BOOST_TEST(join({"a", "b", "c"}) == "a, b, c");
 }
 
+BOOST_AUTO_TEST_CASE(command_line_numbers) {
+  for (const char* fine : {"0", "1.5", "-2", "1e300", " 3 ", "0x1p3", "abc", ""})
+    BOOST_TEST(finite_number_problem(fine) == "");
+  BOOST_TEST(finite_number_problem("nan") == "expected a finite number, got 'nan'");
+  BOOST_TEST(finite_number_problem("-inf") == "expected a finite number, got '-inf'");
+  BOOST_TEST(finite_number_problem("Infinity") == "expected a finite number, got 'Infinity'");
+  BOOST_TEST(finite_number_problem("1e999") == "expected a finite number, got '1e999'");
+  for (const char* fine : {"0", "-0", "12", "nan", "x-1", ""}) BOOST_TEST(negative_number_problem(fine) == "");
+  BOOST_TEST(negative_number_problem("-1") == "expected a number >= 0, got '-1'");
+  BOOST_TEST(negative_number_problem("-1e-300") == "expected a number >= 0, got '-1e-300'");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
