@@ -37,7 +37,7 @@ bad=$(tail -n +2 "$work/cuts.csv" | awk -F, '$2 !~ /^[0-9.e+-]+$/ || $2 < 0 || $
 [ -z "$bad" ] || fail "cuts out of range: $bad"
 
 # The platform: valid, the flowcut section is the cuts CSV's table, nothing else changed.
-"$bin/contend" platform "$work/calibrated.yaml" > "$work/platform.log" || { cat "$work/platform.log" >&2; fail "invalid platform"; }
+"$bin/contend" platform --platform "$work/calibrated.yaml" > "$work/platform.log" || { cat "$work/platform.log" >&2; fail "invalid platform"; }
 grep -q "models .*flowcut" "$work/platform.log" || fail "no flowcut section"
 # Written with three decimals: each within rounding of the CSV's six digits.
 for entry in incoming outgoing include start_end; do

@@ -21,7 +21,7 @@ grep -q "refusing to measure: level inter_node needs the two halves on different
 
 cp "$source_dir/platforms/epyc-rome-2node.yaml" "$work/platform.yaml"
 "$build/bin/contend" fit-multipair "$work/uni.csv" "$work/bi.csv" --platform "$work/platform.yaml" --fits "$work/fits.csv"
-"$build/bin/contend" platform "$work/platform.yaml" | grep "intra_socket" | grep -q "BW_MP(N) {1: .*, 2: .*}" ||
+"$build/bin/contend" platform --platform "$work/platform.yaml" | grep "intra_socket" | grep -q "BW_MP(N) {1: .*, 2: .*}" ||
   { echo "test-pipeline: FAIL: intra_socket not rewritten as {1: ..., 2: ...}" >&2; exit 1; }
 # Only the intra_socket entry changed.
 changed=$(diff "$source_dir/platforms/epyc-rome-2node.yaml" "$work/platform.yaml" | grep '^[<>]' || true)

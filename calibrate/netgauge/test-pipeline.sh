@@ -27,7 +27,7 @@ grep -q "refusing to measure: level inter_node needs the two halves on different
 cp "$source_dir/platforms/loggops-shm.yaml" "$work/platform.yaml"
 "$build/bin/contend" fit-loggops "$work/raw.csv" --platform "$work/platform.yaml" --level intra_socket \
   --fits "$work/fits.csv" --sizes "$work/sizes.csv" | tee "$work/fit.txt"
-"$build/bin/contend" platform "$work/platform.yaml" > /dev/null || fail "the written platform file does not validate"
+"$build/bin/contend" platform --platform "$work/platform.yaml" > /dev/null || fail "the written platform file does not validate"
 
 /usr/bin/python3 - "$work" "$source_dir/platforms/loggops-shm.yaml" "$build/bin/contend" <<'PY'
 import csv, math, re, subprocess, sys

@@ -53,7 +53,7 @@ grep -q "T1 by" "$work/calibrate.log" && grep -E "^(linear|chain|kchain|split_bi
   fail "on one node T^1 must come from Q"
 
 # The platform: valid with the taulop model, and only models.taulop was added.
-"$bin/contend" platform "$work/calibrated.yaml" > "$work/platform.log" || { cat "$work/platform.log" >&2; fail "invalid platform"; }
+"$bin/contend" platform --platform "$work/calibrated.yaml" > "$work/platform.log" || { cat "$work/platform.log" >&2; fail "invalid platform"; }
 grep -q "models .*taulop" "$work/platform.log" || fail "no taulop section"
 changed=$(diff "$work/plain.yaml" "$work/calibrated.yaml" | grep '^[<>]' || true)
 if echo "$changed" | grep -q '^<'; then fail "lines of the original platform were changed: $changed"; fi
@@ -71,7 +71,7 @@ for a in "${!id[@]}"; do grep -q "^      $a: {o0: " "$work/calibrated.yaml" || f
 # Into a platform that has a taulop section: the channels' o, L and concurrency stay.
 cp "$source_dir/platforms/grisou.yaml" "$work/grisou.yaml"
 "$bin/contend" fit-taulop "$work"/raw/taulop-*.csv --platform "$work/grisou.yaml" > "$work/grisou.log"
-"$bin/contend" platform "$work/grisou.yaml" > /dev/null || fail "grisou.yaml invalid after fit-taulop"
+"$bin/contend" platform --platform "$work/grisou.yaml" > /dev/null || fail "grisou.yaml invalid after fit-taulop"
 kept=$(sed -n '/^  taulop:/,$p' "$source_dir/platforms/grisou.yaml" | grep -E '^        (o|L|concurrency): ')
 [ "$(echo "$kept" | wc -l)" -ge 5 ] || fail "platforms/grisou.yaml: expected channels with o, L and concurrency"
 while IFS= read -r line; do

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "models/registry.hpp"
 #include "models/staircase/closed_form.hpp"
@@ -15,12 +16,13 @@
 #include "sim/core/mapping.hpp"
 #include "sim/core/pattern.hpp"
 #include "sim/core/platform.hpp"
+#include "sim/core/results.hpp"
 
 namespace contend::cli {
 namespace {
 
 struct AnalyzeOptions {
-  std::string platform, pattern, mapping = "block", model = "staircase", per_rank;
+  std::string platform, pattern, mapping = "block", form = "staircase", per_rank, json;
   bool oversubscribe = false;
   bool quiet = false;
 };
@@ -44,7 +46,7 @@ const std::vector<PatternMessage>& single_exchange(const Pattern& w, const std::
 }
 
 void write_csv(std::ostream& out, const Mapping& mapping, const std::vector<AnalyzedRank>& ranks) {
-  out << "rank,node,socket,core,intra_node_time,inter_node_time,total_time\n";
+  out << "rank,node,socket,core,intra_node_time_s,inter_node_time_s,total_time_s\n";
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     const auto& p = mapping[static_cast<int>(r)];
     fmt::print(out, "{},{},{},{},{:.12g},{:.12g},{:.12g}\n", r, p.node, p.socket, p.core, ranks[r].intra_node_time,
@@ -58,7 +60,7 @@ void print_summary(const AnalyzeOptions& o, const Pattern& w, const std::vector<
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return ranks[a].total_time > ranks[b].total_time; });
   fmt::print("contend analyze: {} ({} ranks, mapping {}), closed form {}\n", describe(w), ranks.size(), o.mapping,
-             o.model);
+             o.form);
   if (ranks.empty()) return;
   fmt::print("  makespan        {:.9g} s (rank {})\n", ranks[order.front()].total_time, order.front());
   fmt::print("  fastest rank    {} ({:.9g} s)\n", order.back(), ranks[order.back()].total_time);
@@ -71,8 +73,36 @@ void print_summary(const AnalyzeOptions& o, const Pattern& w, const std::vector<
   if (order.size() > shown) fmt::print("  ...     ({} more ranks; --per-rank FILE has all)\n", order.size() - shown);
 }
 
+// The same conventions as simulate --json (docs/commands.md, "JSON output").
+void write_json(std::ostream& out, const AnalyzeOptions& o, const Mapping& mapping,
+                const std::vector<AnalyzedRank>& ranks) {
+  const nlohmann::ordered_json units = {
+      {"makespan", "s"}, {"intra_node_time", "s"}, {"inter_node_time", "s"}, {"total_time", "s"}};
+  const nlohmann::ordered_json options = {{"platform", o.platform},
+                                          {"pattern", o.pattern},
+                                          {"closed_form", o.form},
+                                          {"mapping", o.mapping},
+                                          {"oversubscribe", o.oversubscribe}};
+  auto j = json_head("analyze", contend_version(), units, options);
+  double makespan = 0;
+  for (const auto& r : ranks) makespan = std::max(makespan, r.total_time);
+  j["makespan"] = makespan;
+  auto& rows = j["ranks"] = nlohmann::ordered_json::array();
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const auto& p = mapping[static_cast<int>(r)];
+    rows.push_back({{"rank", r},
+                    {"node", p.node},
+                    {"socket", p.socket},
+                    {"core", p.core},
+                    {"intra_node_time", ranks[r].intra_node_time},
+                    {"inter_node_time", ranks[r].inter_node_time},
+                    {"total_time", ranks[r].total_time}});
+  }
+  out << j.dump(2) << "\n";
+}
+
 int run_analyze(const AnalyzeOptions& o) {
-  const ClosedForm form = closed_form_by_name(o.model);
+  const ClosedForm form = closed_form_by_name(o.form);
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
   const Pattern workload = read_pattern(o.pattern);
@@ -81,6 +111,7 @@ int run_analyze(const AnalyzeOptions& o) {
   const auto ranks = analyze(platform, mapping, messages, form);
   if (!o.per_rank.empty())
     write_file_atomically(o.per_rank, [&](std::ostream& out) { write_csv(out, mapping, ranks); });
+  if (!o.json.empty()) write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, o, mapping, ranks); });
   if (!o.quiet) print_summary(o, workload, ranks);
   return 0;
 }
@@ -93,11 +124,20 @@ Action add_analyze_command(CLI::App& app) {
   add_platform_option(*cmd, o->platform);
   cmd->add_option("--pattern", o->pattern, "Pattern file of one exchange ('src dst bytes' lines)")->required();
   add_mapping_option(*cmd, o->mapping);
-  add_model_option(*cmd, o->model, "staircase | max-rate | extended-max-rate");
+  auto* form =
+      cmd->add_option("--closed-form", o->form, "staircase | max-rate | extended-max-rate (Thune et al.'s eqs.)")
+          ->capture_default_str();
+  // The old spelling, kept out of the help: analyze's forms are not --model's models.
+  cmd->add_option("--model", o->form)->group("")->excludes(form);
   add_oversubscribe_flag(*cmd, o->oversubscribe);
   cmd->add_option("--per-rank", o->per_rank,
-                  "Write rank,node,socket,core,intra_node_time,inter_node_time,total_time CSV");
+                  "Write rank,node,socket,core,intra_node_time_s,inter_node_time_s,total_time_s CSV "
+                  "('-': standard output)");
+  cmd->add_option("--json", o->json,
+                  "Write the options and per-rank times as JSON (schema contend.analyze, '-': standard output)");
   add_quiet_flag(*cmd, o->quiet);
+  set_example(*cmd, {"contend analyze --platform platforms/epyc-rome-2node.yaml "
+                     "--pattern traces/samples/halo-256.pattern --closed-form staircase --per-rank closed-form.csv"});
   return [o] { return run_analyze(*o); };
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/core/csv.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
@@ -29,9 +30,16 @@ std::map<int, double> read_times(const std::string& path, const std::vector<std:
   return out;
 }
 
+// (predicted - measured) / measured in percent; undefined when nothing was measured.
+std::string relative_error(double predicted, double measured, const char* format) {
+  if (measured > 0) return fmt::format(fmt::runtime(format), 100 * (predicted - measured) / measured);
+  return "undefined";
+}
+
 int run_compare(const std::string& measured_path, const std::string& predicted_path) {
-  const auto measured = read_times(measured_path, {"time"});
-  const auto predicted = read_times(predicted_path, {"total_time", "time"});
+  // The columns with their unit (contend's outputs) first, then the older names.
+  const auto measured = read_times(measured_path, {"time_s", "time"});
+  const auto predicted = read_times(predicted_path, {"total_time_s", "total_time", "time_s", "time"});
   for (const auto& [rank, t] : measured) {
     if (!predicted.count(rank)) throw Error(predicted_path + ": no prediction for rank " + std::to_string(rank));
   }
@@ -46,12 +54,13 @@ int run_compare(const std::string& measured_path, const std::string& predicted_p
     total += m;
     max_measured = std::max(max_measured, m);
     max_predicted = std::max(max_predicted, p);
-    fmt::print("{:>7} {:>16.9g} {:>16.9g} {:>9.1f}%\n", rank, m, p, m > 0 ? 100 * (p - m) / m : 0.0);
+    fmt::print("{:>7} {:>16.9g} {:>16.9g} {:>10}\n", rank, m, p, relative_error(p, m, "{:.1f}%"));
   }
-  // Thune eq. (11): sum |T_actual - T| / sum T_actual.
-  fmt::print("total relative error (eq. 11): {:.4f}\n", total > 0 ? abs_error / total : 0.0);
-  fmt::print("makespan: measured {:.9g} s, predicted {:.9g} s, error {:+.1f}%\n", max_measured, max_predicted,
-             max_measured > 0 ? 100 * (max_predicted - max_measured) / max_measured : 0.0);
+  // Thune eq. (11): sum |T_actual - T| / sum T_actual, undefined when every T_actual is 0.
+  fmt::print("total relative error (eq. 11): {}\n",
+             total > 0 ? fmt::format("{:.4f}", abs_error / total) : "undefined (every measured time is 0)");
+  fmt::print("makespan: measured {:.9g} s, predicted {:.9g} s, error {}\n", max_measured, max_predicted,
+             relative_error(max_predicted, max_measured, "{:+.1f}%"));
   return 0;
 }
 
@@ -61,9 +70,12 @@ Action add_compare_command(CLI::App& app) {
   auto measured = std::make_shared<std::string>();
   auto predicted = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("compare", "Measured against predicted per-rank times, with Thune's eq. (11) error");
-  cmd->add_option("--measured", *measured, "CSV with columns rank,time (seconds)")->required();
-  cmd->add_option("--predicted", *predicted, "CSV with rank and total_time (contend simulate/analyze --per-rank)")
+  cmd->add_option("--measured", *measured, "CSV with columns rank,time_s (or rank,time), in seconds")->required();
+  cmd->add_option("--predicted", *predicted, "CSV with rank and total_time_s (contend simulate/analyze --per-rank)")
       ->required();
+  set_example(*cmd, {"contend simulate --platform platforms/testbed.yaml --trace traces/examples/traces/cg-2/trace.txt "
+                     "--per-rank cg.csv --quiet",
+                     "contend compare --measured traces/examples/traces/cg-2/measured.csv --predicted cg.csv"});
   return [measured, predicted] { return run_compare(*measured, *predicted); };
 }
 

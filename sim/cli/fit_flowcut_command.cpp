@@ -7,6 +7,7 @@
 
 #include "calibrate/flowcut/fit/cut_fit.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/cli/platform_rewrite.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/units.hpp"
@@ -45,8 +46,10 @@ Action add_fit_flowcut_command(CLI::App& app) {
       "Derive the flowcut model's flow cuts (RR-5910 Sec. 6.1) from a flowcut_bench CSV into a platform file");
   cmd->add_option("raw", o->raw, "Raw CSV written by flowcut_bench")->required();
   add_platform_rewrite_options(*cmd, o->rewrite, "models.flowcut section is", true);
-  cmd->add_option("--cuts", o->cuts, "Also write the table as CSV (entry,value)");
+  cmd->add_option("--cuts", o->cuts, "Also write the table as CSV (entry,value; '-': standard output)");
   cmd->add_option("--source", o->source, "Text for the section's source key (default: names the raw file)");
+  set_example(*cmd, {"contend fit-flowcut tests/data/flowcut/raw.csv --platform tests/data/flowcut/small.yaml "
+                     "-o flowcut.yaml --cuts cuts.csv"});
   return [o] { return run_fit(*o); };
 }
 

@@ -9,6 +9,7 @@
 #include "calibrate/netgauge/fit/netgauge_fit.hpp"
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/cli/platform_rewrite.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
@@ -138,8 +139,13 @@ Action add_fit_loggops_command(CLI::App& app) {
                   "Per quantity and size, the median of the repetitions (Netgauge) or their minimum (a loaded machine)")
       ->check(CLI::IsMember({"median", "min"}))
       ->capture_default_str();
-  cmd->add_option("--fits", o->fits, "Write the fitted parameters as CSV (range,datatype,L,g,G,o_s,O_s,o_r,O_r,...)");
-  cmd->add_option("--sizes", o->sizes, "Write the per-size estimates, ping-pong and model round trip as CSV");
+  cmd->add_option(
+      "--fits", o->fits,
+      "Write the fitted parameters as CSV (range,datatype,L,g,G,o_s,O_s,o_r,O_r,...; '-': standard output)");
+  cmd->add_option("--sizes", o->sizes,
+                  "Write the per-size estimates, ping-pong and model round trip as CSV ('-': standard output)");
+  set_example(*cmd, {"contend fit-loggops tests/data/netgauge/exact.csv --platform tests/data/netgauge/small.yaml "
+                     "--dry-run"});
   return [o] { return run_fit(*o); };
 }
 

@@ -7,6 +7,7 @@
 #include "calibrate/multipair/fit/multipair_fit.hpp"
 #include "calibrate/multipair/fit/platform_update.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/cli/platform_rewrite.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/text.hpp"
@@ -57,7 +58,12 @@ Action add_fit_multipair_command(CLI::App& app) {
       "fit-multipair", "Fit tau and BW_MP(N) from multipair_bench CSVs (Thune Algorithm 1) into a platform file");
   cmd->add_option("raw", o->raw, "Raw CSVs written by multipair_bench (one or more levels)")->required();
   add_platform_rewrite_options(*cmd, o->rewrite, "fitted levels are", false);
-  cmd->add_option("--fits", o->fits, "Write the fitted lines as CSV (level,N,P,direction,...,bandwidth,r_squared,tau)");
+  cmd->add_option(
+      "--fits", o->fits,
+      "Write the fitted lines as CSV (level,N,P,direction,...,bandwidth,r_squared,tau; '-': standard output)");
+  set_example(*cmd,
+              {"contend fit-multipair tests/data/multipair/two-levels.csv --platform tests/data/multipair/small.yaml "
+               "--dry-run"});
   return [o] { return run_fit(*o); };
 }
 

@@ -9,6 +9,7 @@
 #include "calibrate/taulop/fit/taulop_section.hpp"
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/cli/platform_rewrite.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/platform.hpp"
@@ -78,13 +79,17 @@ Action add_fit_taulop_command(CLI::App& app) {
       "Fit gamma, Q and per-algorithm tau-Lop parameters (Nuriyev Sec. 5) from taulop_bench CSVs into a platform file");
   cmd->add_option("raw", o->raw, "Raw CSVs written by taulop_bench (NBFT and bcast_gather experiments)")->required();
   add_platform_rewrite_options(*cmd, o->rewrite, "models.taulop section is", false);
-  cmd->add_option("--fits", o->fits, "Write every equation (lambda, measured, predicted, Huber weight) as CSV");
+  cmd->add_option("--fits", o->fits,
+                  "Write every equation (lambda, measured, predicted, Huber weight) as CSV ('-': standard output)");
   cmd->add_option("--q", o->q, "Q(m_s) when no network NBFT was measured (eq. 15 otherwise)")
+      ->check(finite_number())
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--literal-eq18", o->literal_eq18,
                 "Shared-memory NBFTs as gamma^0/Q * T^1_p2p, as eq. (18) prints (see calibrate/taulop/README.md)");
   cmd->add_flag("--relative", o->relative,
                 "Huber on residuals relative to each measured time (noisy large messages), not seconds");
+  set_example(*cmd, {"contend fit-taulop tests/data/taulop/one-node.csv --platform tests/data/taulop/small.yaml "
+                     "--dry-run"});
   return [o] { return run_fit(*o); };
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/pattern.hpp"
 #include "traces/generate/halo_mesh.hpp"
@@ -28,7 +29,9 @@ int run_generate(const GenerateOptions& o) {
       o.mesh.seed, stats.grid_cells, stats.active_cells, stats.connections, stats.edge_cut, pattern.messages.size(),
       stats.max_messages_per_rank, volume);
   write_file_atomically(o.output, [&](std::ostream& out) { write_pattern(out, pattern, header); });
-  fmt::print("wrote {}: {} ranks, {} messages (max {} per rank), {:.1f} MB, mesh of {} active cells\n", o.output,
+  // With the pattern on standard output, this line goes to standard error.
+  fmt::print(o.output == "-" ? stderr : stdout,
+             "wrote {}: {} ranks, {} messages (max {} per rank), {:.1f} MB, mesh of {} active cells\n", o.output,
              pattern.ranks, pattern.messages.size(), stats.max_messages_per_rank, static_cast<double>(volume) / 1e6,
              stats.active_cells);
   return 0;
@@ -42,7 +45,7 @@ Action add_generate_pattern_command(CLI::App& app) {
                                  "Make a realistic many-pair pattern: METIS partition of an irregular 3-D mesh, halo "
                                  "messages between the parts");
   cmd->add_option("--ranks", o->mesh.parts, "Number of parts (MPI ranks)")->required()->check(CLI::Range(1, 1 << 24));
-  cmd->add_option("--output,-o", o->output, "Pattern file to write")->required();
+  add_output_option(*cmd, o->output, "Pattern file to write")->required();
   cmd->add_option("--cells-per-rank", o->mesh.cells_per_part, "Mesh cells per rank")
       ->capture_default_str()
       ->check(CLI::Range(1LL, 1LL << 30));
@@ -56,23 +59,31 @@ Action add_generate_pattern_command(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--heterogeneity", o->mesh.heterogeneity, "Standard deviation of ln(permeability)")
       ->capture_default_str()
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 10.0));
   cmd->add_option("--faults", o->mesh.faults, "Vertical faults in the mesh")
       ->capture_default_str()
       ->check(CLI::Range(0, 1000));
   cmd->add_option("--inactive", o->mesh.inactive_fraction, "Share of columns outside the reservoir outline")
       ->capture_default_str()
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 0.9));
   cmd->add_option("--vertical-ratio", o->mesh.vertical_ratio, "kv/kh: vertical over horizontal permeability")
       ->capture_default_str()
+      ->check(finite_number())
       ->check(CLI::Range(1e-9, 1.0));
   cmd->add_option("--anisotropy", o->mesh.anisotropy, "kmax/kmin horizontally (channels, direction random per layer)")
       ->capture_default_str()
+      ->check(finite_number())
       ->check(CLI::Range(1.0, 1e6));
   cmd->add_option("--aspect", o->mesh.aspect, "Horizontal extent over vertical extent, in cells")
       ->capture_default_str()
+      ->check(finite_number())
       ->check(CLI::Range(0.01, 1000.0));
-  cmd->add_option("--seed", o->mesh.seed, "Random seed (same seed, same pattern)")->capture_default_str();
+  cmd->add_option("--seed", o->mesh.seed, "Random seed (same seed, same pattern)")
+      ->capture_default_str()
+      ->check(non_negative_number());
+  set_example(*cmd, {"contend generate-pattern --ranks 64 --cells 20000 --overlap 2 -o halo-64.pattern"});
   return [o] { return run_generate(*o); };
 }
 

@@ -2,6 +2,7 @@
 
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 
 namespace contend::cli {
 
@@ -9,6 +10,7 @@ Action add_models_command(CLI::App& app) {
   auto names_only = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("models", "List the bandwidth-sharing models (--model NAME), with their papers");
   cmd->add_flag("--names", *names_only, "Print only the names, one per line (for scripts)");
+  set_example(*cmd, {"contend models --names"});
   return [names_only] {
     for (const auto& m : all_models().all()) {
       if (*names_only) {

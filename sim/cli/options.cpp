@@ -47,7 +47,7 @@ const CLI::Validator& non_negative_number() {
 }
 
 void set_example(CLI::App& cmd, const std::vector<std::string>& command_lines) {
-  std::string footer = "\nExample:";
+  std::string footer = "Example:";
   for (const auto& line : command_lines) footer += "\n  " + line;
   cmd.footer(footer);
 }

@@ -24,7 +24,7 @@ namespace contend::cli {
 namespace {
 
 struct PingPongOptions {
-  std::string platform, model = "loggops", sizes = "1:16M", datatype = "contiguous", mapping = "block", progress;
+  std::string platform, model = kDefaultModel, sizes = "1:16M", datatype = "contiguous", mapping = "block", progress;
   std::string measured;
 };
 
@@ -45,8 +45,9 @@ int run_pingpong(const PingPongOptions& o) {
 
   const Mapping mapping = make_mapping(o.mapping, 2, platform.nodes, false);
   const Level level = mapping.level(0, 1);
+  // The formula needs the platform's LogGOPS parameters, whatever model simulates.
   std::optional<LogGopsParameters> loggops;
-  if (o.model == "loggops") loggops.emplace(platform, platform.model_section("loggops"));
+  if (platform.model_section("loggops").present()) loggops.emplace(platform, platform.model_section("loggops"));
 
   std::map<std::uint64_t, double> measured;
   if (!o.measured.empty()) measured = read_pingpong_medians(o.measured, datatype->name());
@@ -104,7 +105,8 @@ Action add_pingpong_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "pingpong", "Simulate a two-rank ping-pong per size, next to the LogGOPS formula (Bacon et al. eq. (2))");
   add_platform_option(*cmd, o->platform, "Platform YAML file (with models: loggops: for the formula)");
-  add_model_option(*cmd, o->model, "Model of the simulated column; the formula needs loggops");
+  add_model_option(*cmd, o->model,
+                   "Model of the simulated column (the formula is there when the platform has models: loggops:)");
   cmd->add_option("--sizes", o->sizes, "Message sizes: A:B (powers of two), or a comma list (e.g. 1:1K,3000)")
       ->capture_default_str();
   cmd->add_option("--datatype", o->datatype, "contiguous | vector:COUNT,BLOCKLENGTH,STRIDE:BASE")
@@ -113,6 +115,7 @@ Action add_pingpong_command(CLI::App& app) {
   add_progress_option(*cmd, o->progress);
   cmd->add_option("--measured", o->measured,
                   "Measured round trips, CSV with bytes,seconds[,datatype]: adds measured_s and relative_error");
+  set_example(*cmd, {"contend pingpong --platform tests/data/loggops/4core.yaml --model loggops --sizes 1000,4096"});
   return [o] { return run_pingpong(*o); };
 }
 

@@ -1,7 +1,10 @@
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/units.hpp"
 
@@ -42,9 +45,24 @@ int run_platform(const std::string& file) {
 
 Action add_platform_command(CLI::App& app) {
   auto file = std::make_shared<std::string>();
+  auto old_form = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("platform", "Check a platform file and print what it describes");
-  cmd->add_option("file", *file, "Platform YAML file")->required();
-  return [file] { return run_platform(*file); };
+  auto* platform = cmd->add_option("--platform", *file, "Platform YAML file");
+  // `contend platform FILE`, the form before --platform: still read, with a warning.
+  auto* positional = cmd->add_option("file", *old_form)->group("");
+  platform->excludes(positional);
+  cmd->callback([platform, positional] {
+    if (platform->count() == 0 && positional->count() == 0) throw CLI::RequiredError("--platform");
+  });
+  set_example(*cmd, {"contend platform --platform platforms/epyc-rome-2node.yaml"});
+  return [file, old_form] {
+    if (!old_form->empty()) {
+      std::cerr << "contend: warning: 'contend platform FILE' is the old form; write 'contend platform --platform "
+                << *old_form << "'\n";
+      return run_platform(*old_form);
+    }
+    return run_platform(*file);
+  };
 }
 
 }  // namespace contend::cli

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "models/registry.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/platform.hpp"
 
@@ -12,7 +13,7 @@ void add_platform_rewrite_options(CLI::App& cmd, PlatformRewrite& o, const std::
   auto* platform = cmd.add_option("--platform", o.platform,
                                   "Platform YAML whose " + rewritten + " rewritten (nothing else changes)");
   if (required) platform->required();
-  cmd.add_option("-o,--output", o.output, "Write the updated platform here instead of over --platform");
+  add_output_option(cmd, o.output, "Write the updated platform here instead of over --platform");
   cmd.add_flag("--dry-run", o.dry_run, "Print the updated platform file instead of writing it");
 }
 

@@ -8,6 +8,7 @@
 
 #include "models/dedicated_core/denis_model.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
 
@@ -79,8 +80,8 @@ void print_terms(const std::vector<ProgressProfile>& shown, int cores, double al
 
 void write_per_rank(const std::string& path, const std::vector<ProgressProfile>& ranks, int cores, double alpha) {
   write_file_atomically(path, [&](std::ostream& out) {
-    out << "rank,t_noprogress,t_mpi,t_newcomp,t_overhead,nonblocking,tests,waits,transformed,kept_blocking,other,"
-           "t_mpi_dedicated,t_dedicated,mpi_gain,speedup\n";
+    out << "rank,t_noprogress_s,t_mpi_s,t_newcomp_s,t_overhead_s,nonblocking_s,tests_s,waits_s,transformed_s,"
+           "kept_blocking_s,other_s,t_mpi_dedicated_s,t_dedicated_s,mpi_gain_s,speedup\n";
     for (const auto& p : ranks) {
       const auto t = denis_dedicated(p, cores, alpha);
       out << fmt::format(
@@ -114,7 +115,7 @@ int run_progress(const ProgressOptions& o) {
              number(verdict.t_noprogress), number(verdict.t_dedicated), verdict.slowest_rank, verdict.speedup,
              verdict.pays_off() ? "a dedicated core pays off" : "a dedicated core does not pay off");
   if (o.alpha_sweep) {
-    fmt::print("alpha,t_model,speedup\n");
+    fmt::print("alpha,t_model_s,speedup\n");
     for (int i = 0; i <= 10; ++i) {
       const double alpha = i / 10.0;
       const auto v = denis_verdict(ranks, o.cores, alpha);
@@ -135,10 +136,12 @@ Action add_progress_command(CLI::App& app) {
       ->required();
   cmd->add_option("--cores", o->cores, "N_core: cores per rank (one of them would progress MPI)")->required();
   auto* alpha = cmd->add_option("--alpha", o->alpha, "Ratio of blocking calls made nonblocking, in [0, 1]")
-                    ->capture_default_str();
+                    ->capture_default_str()
+                    ->check(finite_number());
   cmd->add_flag("--alpha-sweep", o->alpha_sweep, "Also print t_model and the speedup for alpha = 0, 0.1, ..., 1")
       ->excludes(alpha);
-  cmd->add_option("--per-rank", o->per_rank, "Write every rank's terms as CSV");
+  cmd->add_option("--per-rank", o->per_rank, "Write every rank's terms as CSV, in seconds ('-': standard output)");
+  set_example(*cmd, {"contend progress --profile traces/examples/traces/cg-2/profile.csv --cores 16 --alpha-sweep"});
   return [o] { return run_progress(*o); };
 }
 

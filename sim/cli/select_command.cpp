@@ -25,8 +25,8 @@
 #include "sim/core/size_list.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
-#include "sim/engine/worker_pool.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/engine/worker_pool.hpp"
 #include "sim/workload/collective_workload.hpp"
 
 namespace contend::cli {
@@ -40,8 +40,8 @@ struct SelectOptions {
   std::string mapping = "block";
   std::string ompi = "4.1";
   bool simulate = false;
-  std::string model = "taulop";
-  std::string csv;
+  std::string model = kDefaultModel;
+  std::string output;
 };
 
 // Open MPI's fixed decision for a broadcast, named as the models name it
@@ -129,7 +129,7 @@ int run_select(const SelectOptions& o) {
   fmt::print("{}\n", header);
 
   std::ostringstream csv;
-  csv << "bytes,algorithm,model_seconds" << (o.simulate ? ",simulated_seconds" : "")
+  csv << "bytes,algorithm,model_time_s" << (o.simulate ? ",simulated_time_s" : "")
       << ",model_choice,ompi_choice,ompi_segment_bytes,ompi_penalty\n";
   for (const std::uint64_t m : sizes) {
     const double bytes = static_cast<double>(m);
@@ -180,7 +180,7 @@ int run_select(const SelectOptions& o) {
                  last, models.largest_nbft(c));
     }
   }
-  if (!o.csv.empty()) write_file_atomically(o.csv, [&](std::ostream& out) { out << csv.str(); });
+  if (!o.output.empty()) write_file_atomically(o.output, [&](std::ostream& out) { out << csv.str(); });
   return 0;
 }
 
@@ -198,7 +198,11 @@ Action add_select_command(CLI::App& app) {
   cmd->add_option("--ompi", o->ompi, "Open MPI version whose fixed decision to compare: 3.1 or 4.1 (default 4.1)");
   cmd->add_flag("--simulate", o->simulate, "Also simulate each algorithm (Open MPI's code, forced) with --model");
   add_model_option(*cmd, o->model, "Model for --simulate");
-  cmd->add_option("--csv", o->csv, "Write bytes,algorithm,times,choices per row to FILE");
+  auto* output = add_output_option(*cmd, o->output, "Write bytes,algorithm,model_time_s,...,choices CSV per row");
+  // The old spelling, kept out of the help.
+  cmd->add_option("--csv", o->output)->group("")->excludes(output);
+  set_example(*cmd, {"contend select bcast --platform platforms/marenostrum4.yaml --procs 96 --sizes 16K:4M --ompi 3.1 "
+                     "-o bcast-96.csv"});
   return [o] { return run_select(*o); };
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "models/dedicated_core/progress_profile.hpp"
 #include "models/registry.hpp"
@@ -29,7 +30,7 @@ long long peak_memory_bytes() {
 namespace {
 
 struct SimulateOptions {
-  std::string platform, pattern, trace, mapping = "block", model = "maxmin", progress;
+  std::string platform, pattern, trace, mapping = "block", model = kDefaultModel, progress;
   std::string per_rank, messages, json, progress_profile;
   std::string ompi = "4.1";
   std::vector<std::string> coll;
@@ -44,6 +45,25 @@ coll::CollectiveSettings collective_settings(const SimulateOptions& o) {
   settings.version = coll::parse_ompi_version(o.ompi);
   for (const std::string& option : o.coll) coll::apply_coll_option(settings, option);
   return settings;
+}
+
+// The options the run used, defaults included, for the JSON output.
+nlohmann::ordered_json options_used(const SimulateOptions& o, const SimulationOptions& run, const Platform& platform) {
+  nlohmann::ordered_json j;
+  j["platform"] = o.platform;
+  if (o.trace.empty()) {
+    j["pattern"] = o.pattern;
+  } else {
+    j["trace"] = o.trace;
+  }
+  j["model"] = o.model;
+  j["mapping"] = o.mapping;
+  j["oversubscribe"] = o.oversubscribe;
+  j["progress"] = std::string(progress_name(run.progress.value_or(platform.progress)));
+  j["ompi"] = o.ompi;
+  j["coll"] = o.coll;
+  j["time_limit_s"] = o.time_limit;
+  return j;
 }
 
 // One line per collective step: the algorithm it runs and why.
@@ -88,11 +108,15 @@ int run_simulate(const SimulateOptions& o) {
   if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_rank_csv(out, results); });
   if (!o.messages.empty())
     write_file_atomically(o.messages, [&](std::ostream& out) { write_messages_csv(out, results); });
-  if (!o.json.empty()) write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results); });
+  if (!o.json.empty()) {
+    const auto head = json_head("simulate", contend_version(), {}, options_used(o, options, platform));
+    write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results, head); });
+  }
   if (!o.progress_profile.empty()) {
     write_file_atomically(o.progress_profile,
                           [&](std::ostream& out) { write_progress_profile(out, profile_of(results)); });
   }
+  for (const auto& warning : results.warnings) std::cerr << "contend: warning: " << warning << "\n";
   if (!o.quiet) print_summary(std::cout, results);
   if (!o.quiet && trace) {
     std::string actions;
@@ -132,12 +156,17 @@ Action add_simulate_command(CLI::App& app) {
   add_model_option(*cmd, o->model);
   add_oversubscribe_flag(*cmd, o->oversubscribe);
   add_progress_option(*cmd, o->progress);
-  cmd->add_option("--per-rank", o->per_rank, "Write rank,node,socket,core,recv_time,send_time,total_time CSV");
-  cmd->add_option("--messages", o->messages, "Write src,dst,bytes,level,start,end CSV (one line per message)");
-  cmd->add_option("--json", o->json, "Write the summary and per-rank times as JSON");
+  cmd->add_option("--per-rank", o->per_rank,
+                  "Write rank,node,socket,core,recv_time_s,send_time_s,total_time_s CSV ('-': standard output)");
+  cmd->add_option("--messages", o->messages,
+                  "Write src,dst,bytes,level,start_s,end_s CSV, one line per message ('-': standard output)");
+  cmd->add_option("--json", o->json,
+                  "Write the options, summary and per-rank times as JSON (schema contend.simulate, "
+                  "'-': standard output)");
   cmd->add_option("--progress-profile", o->progress_profile,
                   "Write each rank's time per kind of MPI call (Denis et al.'s profile, for 'contend progress')");
-  cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time")
+  cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time (exit status 3)")
+      ->check(finite_number())
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--ompi", o->ompi,
                   "3.1 | 4.1: whose fixed decision rules pick collective algorithms (3.1 differs for bcast)")
@@ -147,6 +176,9 @@ Action add_simulate_command(CLI::App& app) {
                   "(Open MPI id); repeatable");
   add_quiet_flag(*cmd, o->quiet);
   cmd->add_flag("--stats", o->stats, "Print wall time, peak memory and messages simulated per second");
+  set_example(*cmd, {"contend simulate --platform platforms/epyc-rome-2node.yaml "
+                     "--pattern traces/samples/bidirectional-pairs-4.pattern --mapping tests/data/cross-socket-4.map "
+                     "--per-rank ranks.csv --json run.json"});
   return [o] { return run_simulate(*o); };
 }
 

@@ -29,7 +29,7 @@ std::uint64_t Results::total_bytes() const {
 }
 
 void write_rank_csv(std::ostream& out, const Results& r) {
-  out << "rank,node,socket,core,recv_time,send_time,total_time\n";
+  out << "rank,node,socket,core,recv_time_s,send_time_s,total_time_s\n";
   for (const auto& x : r.ranks) {
     fmt::print(out, "{},{},{},{},{:.12g},{:.12g},{:.12g}\n", x.rank, x.place.node, x.place.socket, x.place.core,
                x.recv_time, x.send_time, x.total_time);
@@ -37,14 +37,27 @@ void write_rank_csv(std::ostream& out, const Results& r) {
 }
 
 void write_messages_csv(std::ostream& out, const Results& r) {
-  out << "src,dst,bytes,level,start,end\n";
+  out << "src,dst,bytes,level,start_s,end_s\n";
   for (const auto& m : r.messages) {
     fmt::print(out, "{},{},{},{},{:.12g},{:.12g}\n", m.src, m.dst, m.bytes, level_name(m.level), m.start, m.end);
   }
 }
 
-void write_json(std::ostream& out, const Results& r) {
+nlohmann::ordered_json json_head(const std::string& command, const std::string& contend_version,
+                                 const nlohmann::ordered_json& units, const nlohmann::ordered_json& options) {
   nlohmann::ordered_json j;
+  j["schema"] = "contend." + command;
+  j["schema_version"] = kJsonSchemaVersion;
+  j["contend_version"] = contend_version;
+  j["units"] = units;
+  j["options"] = options;
+  return j;
+}
+
+void write_json(std::ostream& out, const Results& r, nlohmann::ordered_json head) {
+  nlohmann::ordered_json& j = head;
+  for (const char* time : {"makespan", "recv_time", "send_time", "total_time"}) j["units"][time] = "s";
+  j["units"]["bytes"] = "B";
   j["model"] = r.model;
   j["platform"] = r.platform;
   j["workload"] = r.workload;
@@ -102,7 +115,6 @@ void print_summary(std::ostream& out, const Results& r, std::size_t table_rows) 
     fmt::print(out, "    {:<13} {:>10} messages {:>12} {:5.1f}% of volume\n", level_name(l), s.messages,
                units::human_size(static_cast<double>(s.bytes)), share);
   }
-  for (const auto& w : r.warnings) fmt::print(out, "  warning: {}\n", w);
   fmt::print(out, "  {:>7} {:>5} {:>6} {:>5} {:>14} {:>14} {:>14}\n", "rank", "node", "socket", "core", "recv_time[s]",
              "send_time[s]", "total_time[s]");
   if (r.ranks.size() <= 2 * table_rows) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -70,12 +71,23 @@ struct Results {
   std::uint64_t total_bytes() const;
 };
 
-// Writers. Times in seconds with 12 significant digits.
+// What every JSON document of contend begins with (docs/commands.md, "JSON
+// output"): "schema" ("contend.COMMAND"), "schema_version", "contend_version",
+// "units" (the unit of each quantity the document holds) and "options" (the
+// options the run used, defaults included).
+inline constexpr int kJsonSchemaVersion = 1;
+nlohmann::ordered_json json_head(const std::string& command, const std::string& contend_version,
+                                 const nlohmann::ordered_json& units, const nlohmann::ordered_json& options);
+
+// Writers. Times in seconds with 12 significant digits (CSV: a column's unit
+// ends its name, "total_time_s").
 void write_rank_csv(std::ostream& out, const Results& r);
 void write_messages_csv(std::ostream& out, const Results& r);
-void write_json(std::ostream& out, const Results& r);
+// `head` from json_head (command "simulate"); its units are added here.
+void write_json(std::ostream& out, const Results& r, nlohmann::ordered_json head);
 // The terminal summary: makespan, slowest/fastest rank, messages by level,
-// volume, and a short per-rank table.
+// volume, and a short per-rank table. The warnings are not in it: they go to
+// standard error whether or not the summary is printed.
 void print_summary(std::ostream& out, const Results& r, std::size_t table_rows = 8);
 
 }  // namespace contend

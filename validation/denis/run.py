@@ -190,7 +190,7 @@ def simulated(tmp):
             contend("simulate", "--platform", platform, "--pattern", pat, "--model", "loggops", "--progress", mode,
                     "--per-rank", per_rank, "--quiet", *extra)
             with open(per_rank) as f:
-                times[mode] = max(float(r["total_time"]) for r in csv.DictReader(f))
+                times[mode] = max(float(r["total_time_s"]) for r in csv.DictReader(f))
         out = progress(prof, cores)
         verdict = [l for l in out.splitlines() if l.startswith("verdict")][0]
         model = float(verdict.split("t_model ")[1].split(" s")[0])

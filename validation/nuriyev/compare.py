@@ -3,7 +3,7 @@
 
 Usage: compare.py TABLE3_CSV RESULTS_DIR [--min-model N] [--min-ompi N]
 
-RESULTS_DIR holds one `contend select bcast --csv` file per case,
+RESULTS_DIR holds one `contend select bcast -o` file per case,
 <cluster>-<procs>.csv (and, from simulate.sh, sim-<model>-<cluster>-<procs>.csv).
 Writes RESULTS_DIR/table3-comparison.csv (one row per case and size),
 RESULTS_DIR/dynamic-vs-analytical.csv when simulations exist, and prints the
@@ -16,11 +16,18 @@ import os
 import sys
 
 
+# Files `contend select` wrote before its time columns carried their unit.
+OLD_NAMES = {"model_seconds": "model_time_s", "simulated_seconds": "simulated_time_s"}
+
+
 def read_select(path):
     """bytes -> {algorithm: row}"""
     by_size = {}
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
+            for old, new in OLD_NAMES.items():
+                if old in row:
+                    row[new] = row.pop(old)
             by_size.setdefault(int(row["bytes"]), {})[row["algorithm"]] = row
     return by_size
 
@@ -54,7 +61,7 @@ def main(argv):
                 sys.exit(f"compare.py: missing {path} (run run.sh first)")
             cases[key] = read_select(path)
         by_alg = cases[key][int(p["kib"]) * 1024]
-        times = {a: float(r["model_seconds"]) for a, r in by_alg.items()}
+        times = {a: float(r["model_time_s"]) for a, r in by_alg.items()}
         any_row = next(iter(by_alg.values()))
         choice = argmin(times)
         ompi = any_row["ompi_choice"]
@@ -119,8 +126,8 @@ def dynamic_vs_analytical(results, paper):
         name = os.path.basename(path)[len("sim-"):-len(".csv")]
         model, cluster, procs = name.rsplit("-", 2)
         for size, by_alg in sorted(read_select(path).items()):
-            analytical = {a: float(r["model_seconds"]) for a, r in by_alg.items()}
-            simulated = {a: float(r["simulated_seconds"]) for a, r in by_alg.items()}
+            analytical = {a: float(r["model_time_s"]) for a, r in by_alg.items()}
+            simulated = {a: float(r["simulated_time_s"]) for a, r in by_alg.items()}
             a_choice, s_choice = argmin(analytical), argmin(simulated)
             rank_a = sorted(analytical, key=analytical.get)
             rank_s = sorted(simulated, key=simulated.get)

@@ -24,6 +24,6 @@ for case in "${cases[@]}"; do
   platform=$root/platforms/$cluster.yaml
   [ -f "$here/$cluster-10nodes.yaml" ] && platform=$here/$cluster-10nodes.yaml
   "$contend" select bcast --platform "$platform" --procs "$procs" --sizes "$sizes" \
-    --mapping block --ompi 3.1 --simulate --model "$model" --csv "$results/sim-$model-$cluster-$procs.csv" \
+    --mapping block --ompi 3.1 --simulate --model "$model" -o "$results/sim-$model-$cluster-$procs.csv" \
     > "$results/sim-$model-$cluster-$procs.txt"
 done

@@ -25,11 +25,11 @@ class Contend:
         self.binary, self.root, self.out = binary, root, out
 
     def total_times(self, command, platform, pattern, mapping, model):
-        """Each rank's total_time from `contend COMMAND ... --per-rank`."""
+        """Each rank's total_time_s from `contend COMMAND ... --per-rank`."""
         path = os.path.join(self.out, f"tmp-{command}.csv")
         run([self.binary, command, "--platform", os.path.join(self.root, "platforms", platform + ".yaml"),
              "--pattern", pattern, "--mapping", mapping, "--model", model, "--quiet", "--per-rank", path])
-        return read_csv(path, "total_time")
+        return read_csv(path, "total_time_s")
 
     def analyze(self, platform, pattern, mapping, model="staircase"):
         return self.total_times("analyze", platform, pattern, mapping, model)

@@ -130,4 +130,4 @@ ctd_log "taulop: NBFT and broadcast + gather ($suite_ranks ranks, ${taulop[*]})"
   --shm-launcher "$CTD_DIR/mpirun.sh -np $CTD_SLOTS --map-by ppr:$CTD_SLOTS:node" \
   --net-launcher "$CTD_DIR/mpirun.sh -np $CTD_SUITE_NODES --map-by node" > "$raw/taulop.log" 2>&1 ||
   { cat "$raw/taulop.log" >&2; ctd_die "taulop calibration failed"; }
-"$contend" platform "$platform"
+"$contend" platform --platform "$platform"

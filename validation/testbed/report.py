@@ -5,7 +5,7 @@ predictions and writes the accuracy report.
 Per case (workload x mapping):
   measured  per rank, the median over repetitions of its time from the common
             start to the end of its last step; spread = min, quartiles, max
-  predicted contend's per-rank total_time
+  predicted contend's per-rank total_time_s
   error     Thune et al. eq. (11): sum_i |T_i^actual - T_i| / sum_i T_i^actual
   makespan  the median over repetitions of the slowest rank's time, against the
             predicted slowest rank: (predicted - measured) / measured
@@ -91,8 +91,8 @@ class Case:
                 self.failed[model] = open(err).readline().strip() if os.path.exists(err) else "no prediction"
                 continue
             rows = sorted(read_csv(path), key=lambda r: int(r["rank"]))
-            self.predicted[model] = [float(r["total_time"]) for r in rows]
-            self.predicted_recv[model] = [float(r["recv_time"]) for r in rows]
+            self.predicted[model] = [float(r["total_time_s"]) for r in rows]
+            self.predicted_recv[model] = [float(r["recv_time_s"]) for r in rows]
             self.nodes = [int(r["node"]) for r in rows]
         self.check_placement()
 

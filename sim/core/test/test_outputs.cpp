@@ -1,6 +1,7 @@
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "sim/core/error.hpp"
@@ -37,19 +38,28 @@ BOOST_AUTO_TEST_SUITE(outputs)
 
 BOOST_AUTO_TEST_CASE(rank_csv_has_header_and_12_significant_digits) {
   BOOST_TEST(written(write_rank_csv) ==
-             "rank,node,socket,core,recv_time,send_time,total_time\n"
+             "rank,node,socket,core,recv_time_s,send_time_s,total_time_s\n"
              "0,0,0,0,0.001,0.002,0.002\n"
              "1,1,0,3,0.333333333333,0,0.333333333333\n");
 }
 
 BOOST_AUTO_TEST_CASE(messages_csv) {
-  BOOST_TEST(written(write_messages_csv) == "src,dst,bytes,level,start,end\n0,1,1000,inter_node,0,0.001\n");
+  BOOST_TEST(written(write_messages_csv) == "src,dst,bytes,level,start_s,end_s\n0,1,1000,inter_node,0,0.001\n");
 }
 
 BOOST_AUTO_TEST_CASE(json_summary) {
-  const std::string j = written(write_json);
+  const auto head = json_head("simulate", "9.9", {{"size", "B"}}, {{"model", "maxmin"}, {"oversubscribe", false}});
+  const std::string j = written([&](std::ostream& out, const Results& r) { write_json(out, r, head); });
   BOOST_TEST(j.find("\"makespan\": 0.3333333333333333") != std::string::npos);
   BOOST_TEST(j.find("\"inter_node\": {\n      \"messages\": 2,\n      \"bytes\": 3000") != std::string::npos);
+  // What the document is, how it was made, and its units, first.
+  BOOST_TEST(
+      j.starts_with("{\n  \"schema\": \"contend.simulate\",\n  \"schema_version\": 1,\n"
+                    "  \"contend_version\": \"9.9\",\n  \"units\": {\n    \"size\": \"B\",\n"
+                    "    \"makespan\": \"s\",\n    \"recv_time\": \"s\",\n    \"send_time\": \"s\",\n"
+                    "    \"total_time\": \"s\",\n    \"bytes\": \"B\"\n  },\n  \"options\": {\n"
+                    "    \"model\": \"maxmin\",\n    \"oversubscribe\": false\n  },\n"));
+  BOOST_TEST(nlohmann::json::parse(j)["ranks"][1]["total_time"].get<double>() == 1.0 / 3.0);
 }
 
 BOOST_AUTO_TEST_CASE(summary_names_slowest_and_fastest) {
