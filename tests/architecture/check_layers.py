@@ -32,7 +32,7 @@ RULES = [
     ("traces/replay/", WORKLOAD + ["traces/formats/", "traces/replay/"]),
     ("traces/generate/", CORE + ["traces/generate/"]),
     ("traces/tracer/", ["traces/tracer/"]),
-    ("traces/examples/", []),
+    ("traces/examples/", ["traces/examples/"]),
     ("calibrate/common/", CORE + ["calibrate/common/"]),
     ("calibrate/", CORE + ["calibrate/common/", "{method}"]),  # bench/ and fit/ of one method
     ("validation/testbed/runner/", CORE + ["calibrate/common/", "validation/testbed/runner/"]),

@@ -7,6 +7,7 @@
 #include "tests/traces/otf2_sample.hpp"
 
 #include <cstdio>
+#include <cstring>
 
 using contend::test::Otf2SampleWriter;
 
@@ -27,8 +28,15 @@ void collective(Otf2SampleWriter& s, int r, const char* name, OTF2_CollectiveOp 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: otf2_sample DIR\n");
+  const char* usage = "usage: otf2_sample DIR\nWrites a 4-rank OTF2 archive to DIR (DIR/traces.otf2).\n";
+  if (argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0)) {
+    std::fputs(usage, stdout);
+    return 0;
+  }
+  // An option is never a folder name here (`otf2_sample --x` wrote into '--x').
+  if (argc != 2 || argv[1][0] == '-') {
+    if (argc == 2) std::fprintf(stderr, "otf2_sample: unknown option '%s'\n", argv[1]);
+    std::fputs(usage, stderr);
     return 2;
   }
   Otf2SampleWriter s(argv[1], N, {{1, 3}});

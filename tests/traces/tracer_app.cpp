@@ -1,7 +1,7 @@
 // MPI program for the tracer's end-to-end test (tests/traces/tracer.sh):
 // every call libcontend-trace.so intercepts, on MPI_COMM_WORLD and on
 // communicators from MPI_Comm_split and MPI_Comm_dup, with computation
-// between calls. `tracer_app p2p` makes only the point-to-point calls.
+// between calls. `tracer_app p2p` makes only the point-to-point calls (`all`, the default, every call).
 // It checks its own results, so a tracer that changed the program's
 // behaviour makes it fail.
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tests/traces/mpi_program.h"
+#include "traces/examples/arguments.hpp"
 
 namespace {
 
@@ -137,9 +138,22 @@ void communicators(int rank, int size) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Read before MPI starts; the launcher's rank 0 alone prints.
+  const char* usage =
+      "usage: tracer_app [all|p2p]\nEvery call libcontend-trace.so intercepts (all, the default), or the "
+      "point-to-point ones.\n";
+  const bool prints = contend_examples::launcher_rank_zero();
+  if (argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0)) {
+    if (prints) std::fputs(usage, stdout);
+    return 0;
+  }
+  if (argc > 2 || (argc == 2 && std::strcmp(argv[1], "p2p") != 0 && std::strcmp(argv[1], "all") != 0)) {
+    if (prints) std::fprintf(stderr, "tracer_app: unexpected argument '%s'\n%s", argv[argc - 1], usage);
+    return 2;
+  }
+  const bool p2p_only = argc == 2 && std::strcmp(argv[1], "p2p") == 0;
   int rank = 0, size = 1;
   start_mpi(&argc, &argv, &rank, &size);
-  const bool p2p_only = argc > 1 && std::strcmp(argv[1], "p2p") == 0;
   if (size % 2 != 0) {
     if (rank == 0) std::fprintf(stderr, "tracer_app: needs an even number of ranks\n");
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -8,12 +8,21 @@
 #include <cstdlib>
 #include <vector>
 
+#include "traces/examples/arguments.hpp"
+
 int main(int argc, char** argv) {
+  int rounds = 12;
+  const int status = contend_examples::read_arguments(
+      argc, argv,
+      "usage: bcast_heavy [ROUNDS=12]\n"
+      "Rounds of broadcasts of 1 KiB to 2 MiB from a rotating root, each checked with an MPI_Reduce.\n"
+      "Example:\n  mpirun -np 4 bcast_heavy 12",
+      {{"ROUNDS", &rounds}});
+  if (status >= 0) return status;
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 12;
   int failures = 0;
   for (int round = 0; round < rounds; ++round) {
     const int root = round % size;

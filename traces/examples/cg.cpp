@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "traces/examples/arguments.hpp"
+
 namespace {
 
 struct Slab {
@@ -63,11 +65,18 @@ double dot(const Slab& s, const std::vector<double>& a, const std::vector<double
 }  // namespace
 
 int main(int argc, char** argv) {
+  Slab s{40, 0, 1};
+  int iterations = 40;
+  const int status = contend_examples::read_arguments(
+      argc, argv,
+      "usage: cg [N=40] [ITERATIONS=40]\n"
+      "Conjugate gradient on the 7-point Laplacian of an N x N x (N x P) grid, P the number of ranks.\n"
+      "Example:\n  mpirun -np 2 cg 40 40",
+      {{"N", &s.n}, {"ITERATIONS", &iterations}});
+  if (status >= 0) return status;
   MPI_Init(&argc, &argv);
-  Slab s{argc > 1 ? std::atoi(argv[1]) : 40, 0, 1};
   MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &s.size);
-  const int iterations = argc > 2 ? std::atoi(argv[2]) : 40;
   const std::size_t total = static_cast<std::size_t>(s.plane()) * (s.n + 2);
   std::vector<double> x(total, 0.0), r(total, 0.0), p(total, 0.0), q(total, 0.0), ones(total, 1.0), b(total, 0.0);
   // Ghost planes outside the global domain stay 0 (Dirichlet boundary).

@@ -11,13 +11,21 @@
 #include <cstdlib>
 #include <vector>
 
+#include "traces/examples/arguments.hpp"
+
 int main(int argc, char** argv) {
+  int n = 48, iterations = 50;
+  const int status =
+      contend_examples::read_arguments(argc, argv,
+                                       "usage: jacobi3d [N=48] [ITERATIONS=50]\n"
+                                       "3-D Jacobi relaxation on an N x N x (N x P) grid, P the number of ranks.\n"
+                                       "Example:\n  mpirun -np 4 jacobi3d 48 50",
+                                       {{"N", &n}, {"ITERATIONS", &iterations}});
+  if (status >= 0) return status;
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int n = argc > 1 ? std::atoi(argv[1]) : 48;
-  const int iterations = argc > 2 ? std::atoi(argv[2]) : 50;
   const int plane = n * n;
   // Local slab: n planes plus a ghost plane below (z = 0) and above (z = n + 1).
   std::vector<double> u(static_cast<std::size_t>(plane) * (n + 2), 0.0), next = u;

@@ -12,7 +12,7 @@
 // done with a repetition wait in a sleeping barrier, so that on a machine
 // with fewer cores than ranks the idle ones do not steal the measured ones'.
 //
-// usage: mpirun -np 6 flowcut_bench [--bytes N] [--repetitions R] [--output raw.csv]
+// usage: mpirun -np 6 flowcut_bench [--bytes N] [--repetitions R] [-o raw.csv]
 // Launch one rank per node (e.g. `--map-by node` with a hostfile); the ranks
 // are the nodes 0..5 of conflicts.hpp.
 #include <mpi.h>
@@ -20,11 +20,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "calibrate/common/command_line.hpp"
 #include "calibrate/flowcut/conflicts.hpp"
+#include "sim/core/file_io.hpp"
 
 namespace {
 
@@ -35,29 +37,6 @@ struct Options {
   int repetitions = 5;
   std::string output = "flowcut-raw.csv";
 };
-
-Options parse_options(int argc, char** argv, int rank) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--bytes" && has_value) {
-      o.bytes = std::atoll(argv[++i]);
-    } else if (arg == "--repetitions" && has_value) {
-      o.repetitions = std::atoi(argv[++i]);
-    } else if (arg == "--output" && has_value) {
-      o.output = argv[++i];
-    } else {
-      if (rank == 0) std::fprintf(stderr, "flowcut_bench: unknown or incomplete option '%s'\n", arg.c_str());
-      MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-  }
-  if (o.bytes <= 0 || o.repetitions <= 0) {
-    if (rank == 0) std::fprintf(stderr, "flowcut_bench: --bytes and --repetitions must be positive\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  return o;
-}
 
 // A barrier that sleeps instead of spinning: ranks waiting for others leave
 // the processors to the flows being measured (several ranks may share a core).
@@ -127,32 +106,40 @@ double latency(int rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Martinasso and Mehaut's conflict benchmark (RR-5910 Sec. 4-6): raw times for contend fit-flowcut",
+               "flowcut_bench"};
+  app.add_option("--bytes", o.bytes, "Message size of every flow")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--repetitions", o.repetitions, "Timed repetitions of each conflict")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("-o,--output", o.output, "Raw CSV to write (rank 0; '-': standard output)")->capture_default_str();
+  app.footer("Example:\n  mpirun -np 6 --map-by node --hostfile hosts flowcut_bench --bytes 8000000 -o raw.csv");
+  if (const auto status = contend::mpi_support::parse_command_line(app, argc, argv)) return *status;
+
   MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const Options o = parse_options(argc, argv, rank);
   const auto& runs = contend::calibrate::conflict_runs();
   int needed = 0;
   for (const auto& run : runs) needed = std::max(needed, run.ranks());
   if (size < needed) {
+    // Every rank knows: no abort needed.
     if (rank == 0) std::fprintf(stderr, "flowcut_bench: needs %d ranks (one per node), got %d\n", needed, size);
-    MPI_Abort(MPI_COMM_WORLD, 2);
+    MPI_Finalize();
+    return 2;
   }
   // One send buffer, then one receive buffer per flow.
   std::vector<char> buffer(static_cast<std::size_t>(o.bytes) * 8, 1);
 
-  FILE* out = nullptr;
-  if (rank == 0) {
-    out = std::fopen(o.output.c_str(), "w");
-    if (out == nullptr) {
-      std::fprintf(stderr, "flowcut_bench: cannot write '%s'\n", o.output.c_str());
-      MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    std::fprintf(out, "conflict,repetition,flow,src,dst,bytes,seconds\n");
-  }
+  // Rank 0's rows, written at the end through write_file_atomically.
+  std::ostringstream rows;
+  rows << "conflict,repetition,flow,src,dst,bytes,seconds\n";
+  char row[256];
   const double one_way = latency(rank);
-  if (rank == 0) std::fprintf(out, "latency,0,0,0,1,1,%.9e\n", one_way);
+  std::snprintf(row, sizeof row, "latency,0,0,0,1,1,%.9e\n", one_way);
+  rows << row;
 
   for (const auto& run : runs) {
     for (int rep = -1; rep < o.repetitions; ++rep) {  // repetition -1 warms up
@@ -173,13 +160,22 @@ int main(int argc, char** argv) {
       if (rank != 0 || rep < 0) continue;
       for (int i = 0; i + 1 < total; i += 2) {
         const auto flow = static_cast<std::size_t>(all[static_cast<std::size_t>(i)]);
-        std::fprintf(out, "%.*s,%d,%zu,%d,%d,%lld,%.9e\n", static_cast<int>(run.name.size()), run.name.data(), rep,
-                     flow, run.flows[flow].first, run.flows[flow].second, o.bytes,
-                     all[static_cast<std::size_t>(i) + 1]);
+        std::snprintf(row, sizeof row, "%.*s,%d,%zu,%d,%d,%lld,%.9e\n", static_cast<int>(run.name.size()),
+                      run.name.data(), rep, flow, run.flows[flow].first, run.flows[flow].second, o.bytes,
+                      all[static_cast<std::size_t>(i) + 1]);
+        rows << row;
       }
     }
   }
-  if (rank == 0) std::fclose(out);
+  int status = 0;
+  if (rank == 0) {
+    try {
+      contend::write_file_atomically(o.output, [&](std::ostream& out) { out << rows.str(); });
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "flowcut_bench: error: %s\n", e.what());
+      status = 1;
+    }
+  }
   MPI_Finalize();
-  return 0;
+  return status;
 }

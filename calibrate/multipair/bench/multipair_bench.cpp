@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/common/command_line.hpp"
 #include "calibrate/common/mpi_support.hpp"
 #include "calibrate/common/placement.hpp"
 #include "sim/core/error.hpp"
@@ -214,11 +215,7 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", o.output, "Raw CSV to write (rank 0)")->required();
   app.add_option("--sync", o.sync, "barrier (any cluster) | clock (common start; all ranks on one machine)")
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const auto status = contend::mpi_support::parse_command_line(app, argc, argv)) return *status;
 
   return contend::mpi_support::run_mpi_main(argc, argv, "multipair_bench",
                                             [&o](int rank, int size) { return run_benchmark(o, rank, size); });

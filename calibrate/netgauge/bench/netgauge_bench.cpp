@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/common/command_line.hpp"
 #include "calibrate/common/mpi_support.hpp"
 #include "calibrate/common/placement.hpp"
 #include "sim/core/datatype.hpp"
@@ -368,11 +369,7 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", o.output, "Raw CSV to write (rank 0)")->required();
   app.add_option("--level", o.level,
                  "intra_socket | inter_socket | inter_node: refuse to measure if the ranks are elsewhere");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const auto status = contend::mpi_support::parse_command_line(app, argc, argv)) return *status;
 
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 0;

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/common/command_line.hpp"
 #include "calibrate/common/mpi_support.hpp"
 #include "calibrate/taulop/bench/tuned_forcing.hpp"
 #include "sim/core/error.hpp"
@@ -351,11 +352,7 @@ int main(int argc, char** argv) {
   app.add_option("--samples", o.samples, "Samples per (P, size)")->capture_default_str();
   app.add_option("--warmup", o.warmup, "Untimed samples per (P, size)")->capture_default_str();
   app.add_option("-o,--output", o.output, "Raw CSV to write (rank 0)")->required();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const auto status = contend::mpi_support::parse_command_line(app, argc, argv)) return *status;
   MPI_Init(&argc, &argv);
   int rank = 0, status = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

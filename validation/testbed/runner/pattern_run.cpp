@@ -31,6 +31,7 @@
 #include <variant>
 #include <vector>
 
+#include "calibrate/common/command_line.hpp"
 #include "calibrate/common/mpi_support.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
@@ -157,11 +158,7 @@ int main(int argc, char** argv) {
   app.add_option("--margin", o.margin, "Seconds between the barrier and the common start (--sync clock)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const auto status = contend::mpi_support::parse_command_line(app, argc, argv)) return *status;
   return contend::mpi_support::run_mpi_main(argc, argv, "pattern_run",
                                             [&o](int rank, int size) { return run(o, rank, size); });
 }

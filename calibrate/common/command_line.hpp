@@ -1,0 +1,21 @@
+#pragma once
+// The command line of contend's MPI programs (docs/commands.md, "Exit
+// status"): parsed before MPI_Init, so that --help and a bad argument end the
+// program at once, however many ranks the launcher started.
+#include <CLI/CLI.hpp>
+#include <optional>
+
+namespace contend::mpi_support {
+
+// Parses argv into `app`. Returns nothing when the program should run; else
+// the status to exit with: 0 after --help (usage on standard output), 2 after
+// a bad argument (the error and the usage on standard error). Only the
+// launcher's rank 0 prints (from its environment, as MPI is not started), so
+// that `mpirun -np 8 PROGRAM --help` prints once.
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
+
+// The launcher's rank of this process (Open MPI, MPICH/Hydra, PMIx, Slurm),
+// 0 when started alone. For printing before MPI_Init only.
+int launcher_rank();
+
+}  // namespace contend::mpi_support
