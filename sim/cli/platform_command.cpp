@@ -49,10 +49,11 @@ Action add_platform_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("platform", "Check a platform file and print what it describes");
   auto* platform = cmd->add_option("--platform", *file, "Platform YAML file");
   // `contend platform FILE`, the form before --platform: still read, with a warning.
-  auto* positional = cmd->add_option("file", *old_form)->group("");
-  platform->excludes(positional);
+  auto* positional = cmd->add_option("FILE", *old_form, "The same, as before --platform existed (prints a warning)")
+                         ->group("Old form");
   cmd->callback([platform, positional] {
     if (platform->count() == 0 && positional->count() == 0) throw CLI::RequiredError("--platform");
+    if (platform->count() > 0 && positional->count() > 0) throw CLI::ExcludesError("--platform", "FILE");
   });
   set_example(*cmd, {"contend platform --platform platforms/epyc-rome-2node.yaml"});
   return [file, old_form] {

@@ -198,9 +198,10 @@ Action add_select_command(CLI::App& app) {
   cmd->add_option("--ompi", o->ompi, "Open MPI version whose fixed decision to compare: 3.1 or 4.1 (default 4.1)");
   cmd->add_flag("--simulate", o->simulate, "Also simulate each algorithm (Open MPI's code, forced) with --model");
   add_model_option(*cmd, o->model, "Model for --simulate");
-  auto* output = add_output_option(*cmd, o->output, "Write bytes,algorithm,model_time_s,...,choices CSV per row");
-  // The old spelling, kept out of the help.
-  cmd->add_option("--csv", o->output)->group("")->excludes(output);
+  add_output_option(*cmd, o->output, "Write bytes,algorithm,model_time_s,...,choices CSV per row");
+  // The old spelling, kept out of the help (no CLI11 `excludes`: it would
+  // print an empty name there).
+  cmd->add_option("--csv", o->output)->group("");
   set_example(*cmd, {"contend select bcast --platform platforms/marenostrum4.yaml --procs 96 --sizes 16K:4M --ompi 3.1 "
                      "-o bcast-96.csv"});
   return [o] { return run_select(*o); };
