@@ -38,6 +38,8 @@ bench: build
 	bench/taulop_bcast.sh
 	bench/tracer_overhead.sh
 	bench/ti_replay_memory.sh
+	bench/scale.sh
+	bench/ti_replay_scale.sh
 
 validate: build
 	validation/flowcut/run.sh $(BUILD_DIR)/bin/contend

@@ -8,6 +8,7 @@
 #include "models/staircase/staircase.hpp"
 
 #include <simgrid/s4u.hpp>
+#include <variant>
 
 #include "sim/engine/fluid_model.hpp"
 #include "sim/engine/simgrid_platform.hpp"
@@ -40,7 +41,12 @@ class StaircaseModel final : public FluidModel {
  private:
   static std::unique_ptr<FabricSharing> make_fabric(const ModelContext& c, const StaircaseOptions& options) {
     (void)options;
-    if (c.platform.nodes.count < 2 || !fabric_enabled(c.parameters)) return nullptr;
+    // A star has no link beyond the NICs (a route is nic_out, uplink,
+    // downlink, nic_in): every pair would keep phi = 1.
+    if (c.platform.nodes.count < 2 || std::holds_alternative<StarNetwork>(c.platform.network) ||
+        !fabric_enabled(c.parameters)) {
+      return nullptr;
+    }
     const SimgridPlatform* simgrid = &c.simgrid;
     return std::make_unique<FabricSharing>([simgrid](int a, int b) {
       // The links beyond the nodes' own: the route without the NIC links

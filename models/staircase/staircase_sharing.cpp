@@ -283,15 +283,20 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     auto& g = groups_[static_cast<std::size_t>(group_of(p, kNode))];
     settle_process(dst, kNode, now);
     add_weights(p, g, -1);
-    const int source_node = processes_[static_cast<std::size_t>(src)].node;
+    // Classes by source node exist for the fabric's factor of each node
+    // pair; without a fabric every message of the process moves at the same
+    // rate, and one class holds them all (an event then costs O(log m)).
+    const int source_node = fabric_ ? processes_[static_cast<std::size_t>(src)].node : -1;
     auto it = std::find_if(p.inter.begin(), p.inter.end(),
                            [&](int c) { return classes_[static_cast<std::size_t>(c)].source_node == source_node; });
     int c = it == p.inter.end() ? -1 : *it;
     if (c < 0) {
       c = new_class(dst, source_node);
-      if (fabric_) classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
+      if (fabric_) {
+        classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
+        g.classes_from[source_node].push_back(c);
+      }
       processes_[static_cast<std::size_t>(dst)].inter.push_back(c);
-      g.classes_from[source_node].push_back(c);
     }
     auto& q = processes_[static_cast<std::size_t>(dst)];
     classes_[static_cast<std::size_t>(c)].messages.add(id, bytes);

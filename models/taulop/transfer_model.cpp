@@ -1,18 +1,45 @@
 #include "models/taulop/transfer_model.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace contend::taulop {
 
+namespace {
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+}
+
 TransferModel::TransferModel(const Parameters& parameters, int nodes)
-    : parameters_(parameters), nodes_(nodes), members_(static_cast<std::size_t>(3 * nodes)) {}
+    : parameters_(parameters),
+      pools_(static_cast<std::size_t>(nodes)),
+      tau_out_(static_cast<std::size_t>(nodes), 0),
+      tau_in_(static_cast<std::size_t>(nodes), 0),
+      active_out_(static_cast<std::size_t>(nodes)),
+      active_in_(static_cast<std::size_t>(nodes)) {}
 
 double TransferModel::slowdown(Channel c, std::size_t tau) const {
   const CountFunction& table = parameters_.channels[c].concurrency;
   if (table.empty()) return static_cast<double>(tau);
   return std::max(1.0, table(static_cast<int>(tau)));
+}
+
+// Step 0 is the delay o; then a node's memory, or (between nodes, step 2) the network.
+TransferModel::StepKind TransferModel::kind(const Flow& f) {
+  if (f.step == 0) return StepKind::Delay;
+  return f.step_count == 4 && f.step == 2 ? StepKind::Network : StepKind::Memory;
+}
+
+int TransferModel::pool_of(const Flow& f) {
+  if (kind(f) == StepKind::Memory) return f.step == 3 ? f.dst_node : f.src_node;
+  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(f.src_node)) << 32) |
+                            static_cast<std::uint32_t>(f.dst_node);
+  auto [it, inserted] = network_pool_of_.try_emplace(key, static_cast<int>(pools_.size()));
+  if (inserted) {
+    pools_.emplace_back();
+    pools_.back().src_node = f.src_node;
+    pools_.back().dst_node = f.dst_node;
+  }
+  return it->second;
 }
 
 void TransferModel::start(Id id, const Endpoints& e, double bytes, double now) {
@@ -22,34 +49,130 @@ void TransferModel::start(Id id, const Endpoints& e, double bytes, double now) {
   f = Flow{};
   f.pair = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.src_rank)) << 32) |
            static_cast<std::uint32_t>(e.dst_rank);
-  const int src_node = e.src_node, dst_node = e.dst_node;
+  f.src_node = e.src_node;
+  f.dst_node = e.dst_node;
   const ChannelParameters& sm = parameters_.channels[kSharedMemory];
   const ChannelParameters& net = parameters_.channels[kNetwork];
-  if (src_node == dst_node) {
-    f.steps[0] = Step{sm.o(bytes), {-1, -1}, kSharedMemory};
-    f.steps[1] = Step{sm.L(bytes), {memory(src_node), -1}, kSharedMemory};
-    f.steps[2] = Step{sm.L(bytes), {memory(src_node), -1}, kSharedMemory};
+  if (e.src_node == e.dst_node) {
+    f.work = {sm.o(bytes), sm.L(bytes), sm.L(bytes), 0};
     f.step_count = 3;
   } else {
-    f.steps[0] = Step{net.o(bytes), {-1, -1}, kNetwork};
-    f.steps[1] = Step{sm.L(bytes), {memory(src_node), -1}, kSharedMemory};
-    f.steps[2] = Step{net.L(bytes), {nic_out(src_node), nic_in(dst_node)}, kNetwork};
-    f.steps[3] = Step{sm.L(bytes), {memory(dst_node), -1}, kSharedMemory};
+    f.work = {net.o(bytes), sm.L(bytes), net.L(bytes), sm.L(bytes)};
     f.step_count = 4;
   }
   f.step = 0;
   enter_step(id, now);  // o: a delay, outside the pair's order
 }
 
+// ---------------------------------------------------------------- pools
+
+void TransferModel::settle(Pool& pool, double now) {
+  if (now > pool.settled_at) {
+    pool.served += pool.rate * (now - pool.settled_at);
+    pool.settled_at = now;
+  }
+}
+
+void TransferModel::set_rate(int index, double now) {
+  Pool& pool = pools_[static_cast<std::size_t>(index)];
+  settle(pool, now);
+  double slowest = 1;
+  if (pool.src_node < 0) {
+    slowest = std::max(slowest, slowdown(kSharedMemory, pool.members.size()));
+  } else {
+    // The slower of the two NICs.
+    slowest = std::max(slowest, slowdown(kNetwork, static_cast<std::size_t>(tau_out_[pool.src_node])));
+    slowest = std::max(slowest, slowdown(kNetwork, static_cast<std::size_t>(tau_in_[pool.dst_node])));
+  }
+  pool.rate = 1 / slowest;
+  reschedule(index);
+}
+
+void TransferModel::reschedule(int index) {
+  const Pool& pool = pools_[static_cast<std::size_t>(index)];
+  if (pool.members.empty()) {
+    pool_ends_.erase(index);
+    return;
+  }
+  const double gap = std::max(0.0, pool.members.top().threshold - pool.served);
+  pool_ends_.set(index, pool.settled_at + gap / pool.rate);
+}
+
+void TransferModel::activate(int index) {
+  Pool& pool = pools_[static_cast<std::size_t>(index)];
+  auto& out = active_out_[static_cast<std::size_t>(pool.src_node)];
+  auto& in = active_in_[static_cast<std::size_t>(pool.dst_node)];
+  pool.slot_out = static_cast<int>(out.size());
+  out.push_back(index);
+  pool.slot_in = static_cast<int>(in.size());
+  in.push_back(index);
+}
+
+void TransferModel::deactivate(int index) {
+  Pool& pool = pools_[static_cast<std::size_t>(index)];
+  auto remove = [this](std::vector<int>& list, int slot, bool out) {
+    const int last = list.back();
+    list[static_cast<std::size_t>(slot)] = last;
+    Pool& moved = pools_[static_cast<std::size_t>(last)];
+    (out ? moved.slot_out : moved.slot_in) = slot;
+    list.pop_back();
+  };
+  remove(active_out_[static_cast<std::size_t>(pool.src_node)], pool.slot_out, true);
+  remove(active_in_[static_cast<std::size_t>(pool.dst_node)], pool.slot_in, false);
+  pool.slot_out = pool.slot_in = -1;
+}
+
+void TransferModel::network_changed(int src_node, int dst_node, double now) {
+  for (int p : active_out_[static_cast<std::size_t>(src_node)]) set_rate(p, now);
+  for (int p : active_in_[static_cast<std::size_t>(dst_node)]) {
+    if (pools_[static_cast<std::size_t>(p)].src_node != src_node) set_rate(p, now);  // else done above
+  }
+}
+
+// ---------------------------------------------------------------- steps
+
+void TransferModel::enter_step(Id id, double now) {
+  Flow& f = flows_[id];
+  const StepKind k = kind(f);
+  const double work = f.work[static_cast<std::size_t>(f.step)];
+  if (k == StepKind::Delay) {
+    delays_.set(id, now + work);  // occupies no channel
+    return;
+  }
+  const int index = pool_of(f);
+  Pool& pool = pools_[static_cast<std::size_t>(index)];
+  settle(pool, now);
+  if (pool.members.empty()) {
+    // Restart the counter: keeps its magnitude that of one busy period.
+    pool.served = 0;
+    pool.settled_at = now;
+  }
+  pool.members.push(Pool::Member{pool.served + work, id});
+  if (k == StepKind::Memory) {
+    set_rate(index, now);
+    return;
+  }
+  if (pool.members.size() == 1) activate(index);
+  ++tau_out_[static_cast<std::size_t>(f.src_node)];
+  ++tau_in_[static_cast<std::size_t>(f.dst_node)];
+  network_changed(f.src_node, f.dst_node, now);
+}
+
 void TransferModel::request_step(Id id, double now) {
   Flow& f = flows_[id];
   Lanes& lanes = lanes_[f.pair];
   const auto step = static_cast<std::size_t>(f.step);
-  if (lanes.busy[step]) {
-    lanes.waiting[step].push_back(id);
+  const auto bit = static_cast<std::uint8_t>(1u << step);
+  if ((lanes.busy & bit) != 0) {
+    if (lanes.tail[step] == kNone) {
+      lanes.head[step] = id;
+    } else {
+      flows_[lanes.tail[step]].next_waiting = id;
+    }
+    lanes.tail[step] = id;
     return;
   }
-  lanes.busy[step] = true;
+  lanes.busy |= bit;
   enter_step(id, now);
 }
 
@@ -58,98 +181,68 @@ void TransferModel::release_step(Id id, double now) {
   const auto it = lanes_.find(f.pair);
   const auto step = static_cast<std::size_t>(f.step);
   Lanes& lanes = it->second;
-  if (lanes.waiting[step].empty()) {
-    lanes.busy[step] = false;
-    const bool idle = std::none_of(lanes.busy.begin(), lanes.busy.end(), [](bool b) { return b; });
-    if (idle) lanes_.erase(it);  // no waiting anywhere either: waiters only queue behind busy steps
+  const Id next = lanes.head[step];
+  if (next == kNone) {
+    lanes.busy = static_cast<std::uint8_t>(lanes.busy & ~(1u << step));
+    if (lanes.busy == 0) lanes_.erase(it);  // no waiting anywhere either: waiters only queue behind busy steps
     return;
   }
-  const Id next = lanes.waiting[step].front();
-  lanes.waiting[step].pop_front();
+  lanes.head[step] = flows_[next].next_waiting;
+  if (lanes.head[step] == kNone) lanes.tail[step] = kNone;
+  flows_[next].next_waiting = kNone;
   enter_step(next, now);  // the step stays busy, now for `next`
 }
 
-double TransferModel::next_event() const {
-  return events_.empty() ? std::numeric_limits<double>::infinity() : events_.top().time;
-}
-
-void TransferModel::enter_step(Id id, double now) {
+// Flow `id` finished its current step at `time`.
+void TransferModel::step_done(Id id, double time, std::vector<Completion>& completed) {
   Flow& f = flows_[id];
-  const Step& s = f.steps[static_cast<std::size_t>(f.step)];
-  f.remaining = s.work;
-  f.since = now;
-  f.rate = 1;
-  for (int r : s.resources) {
-    if (r < 0) continue;
-    settle(r, now);
-    members_[static_cast<std::size_t>(r)].push_back(id);
-  }
-  if (s.resources[0] < 0) {
-    plan(id, now);  // a delay: nothing shared
+  if (f.step > 0) release_step(id, time);
+  ++f.step;
+  if (f.step == f.step_count) {
+    completed.push_back({id, time});
     return;
   }
-  for (int r : s.resources) {
-    if (r >= 0) replan(r, now);
-  }
+  request_step(id, time);
 }
 
-void TransferModel::leave_channels(Id id) {
-  const Flow& f = flows_[id];
-  for (int r : f.steps[static_cast<std::size_t>(f.step)].resources) {
-    if (r < 0) continue;
-    auto& m = members_[static_cast<std::size_t>(r)];
-    m.erase(std::find(m.begin(), m.end(), id));
+// The member of `index` with the smallest threshold ends its step at `time`;
+// the others speed up.
+void TransferModel::pool_event(int index, double time, std::vector<Completion>& completed) {
+  Pool& pool = pools_[static_cast<std::size_t>(index)];
+  settle(pool, time);
+  const Id id = pool.members.top().id;
+  pool.members.pop();
+  if (pool.src_node < 0) {
+    set_rate(index, time);
+  } else {
+    if (pool.members.empty()) deactivate(index);
+    --tau_out_[static_cast<std::size_t>(pool.src_node)];
+    --tau_in_[static_cast<std::size_t>(pool.dst_node)];
+    reschedule(index);  // empty: no longer scheduled
+    network_changed(pool.src_node, pool.dst_node, time);
   }
+  step_done(id, time, completed);
 }
 
-void TransferModel::settle(int resource, double now) {
-  for (Id id : members_[static_cast<std::size_t>(resource)]) {
-    Flow& f = flows_[id];
-    f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.since));
-    f.since = now;
-  }
-}
-
-void TransferModel::replan(int resource, double now) {
-  for (Id id : members_[static_cast<std::size_t>(resource)]) plan(id, now);
-}
-
-void TransferModel::plan(Id id, double now) {
-  Flow& f = flows_[id];
-  const Step& s = f.steps[static_cast<std::size_t>(f.step)];
-  double slowest = 1;
-  for (int r : s.resources) {
-    if (r >= 0) slowest = std::max(slowest, slowdown(s.channel, members_[static_cast<std::size_t>(r)].size()));
-  }
-  // Settle at the old rate before changing it (settle() did so for shared steps).
-  f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.since));
-  f.since = now;
-  f.rate = 1 / slowest;
-  events_.set(id, now + f.remaining / f.rate);
+double TransferModel::next_event() const {
+  const double delay = delays_.empty() ? kInfinity : delays_.top().time;
+  const double pool = pool_ends_.empty() ? kInfinity : pool_ends_.top().time;
+  return std::min(delay, pool);
 }
 
 void TransferModel::advance(double now, std::vector<Completion>& completed) {
   clock_ = std::max(clock_, now);
-  while (!events_.empty() && events_.top().time <= now) {
-    const double time = events_.top().time;
-    const Id id = events_.top().id;
-    events_.pop();
-    Flow& f = flows_[id];
-    const Step& done = f.steps[static_cast<std::size_t>(f.step)];
-    for (int r : done.resources) {
-      if (r >= 0) settle(r, time);
+  while (true) {
+    const double delay = delays_.empty() ? kInfinity : delays_.top().time;
+    const double pool = pool_ends_.empty() ? kInfinity : pool_ends_.top().time;
+    if (std::min(delay, pool) > now) return;
+    if (delay <= pool) {
+      const Id id = delays_.top().id;
+      delays_.pop();
+      step_done(id, delay, completed);
+    } else {
+      pool_event(pool_ends_.top().id, pool, completed);
     }
-    leave_channels(id);
-    for (int r : done.resources) {
-      if (r >= 0) replan(r, time);  // the others speed up
-    }
-    if (f.step > 0) release_step(id, time);
-    ++f.step;
-    if (f.step == f.step_count) {
-      completed.push_back({id, time});
-      continue;
-    }
-    request_step(id, time);
   }
 }
 

@@ -23,9 +23,21 @@
 // previous message has finished. Without it an eager sender that posts many
 // segments at once would see them all share the channel and end together
 // (processor sharing), where a real connection delivers the first one first.
+//
+// Cost. Every transfer on one node's memory channel moves at the same rate,
+// and so does every network transfer between one pair of nodes (the slower
+// of the two NICs' rates): such a set is a *pool*. A pool keeps one counter,
+// the work each of its members has done since it was last empty, and its
+// members' completions as the counter values at which they end, in a heap:
+// a rate change costs the pool O(1), not one update per transfer. An event
+// (a transfer entering or leaving a step) costs O(log n) in its pool, plus,
+// for a network step, one rate update per active pool of the two NICs (the
+// node pairs in flight through them). Without pools every transfer on a
+// channel was replanned at every event: quadratic in the transfers sharing a
+// node, which a halo exchange of 128 ranks per node has by the thousand.
 #include <array>
 #include <cstdint>
-#include <deque>
+#include <queue>
 #include <unordered_map>
 #include <vector>
 
@@ -57,44 +69,70 @@ class TransferModel {
   double clock() const { return clock_; }
 
  private:
-  struct Step {
-    double work = 0;              // seconds alone on the channel (or of delay)
-    int resources[2] = {-1, -1};  // channel instances; none = a delay
-    Channel channel = kSharedMemory;
-  };
+  static constexpr Id kNone = 0xffffffffu;
+  static constexpr int kSteps = 4;
+  enum class StepKind : std::uint8_t { Delay, Memory, Network };
+
   struct Flow {
-    std::array<Step, 4> steps;
-    int step_count = 0;
-    int step = -1;         // current step
-    double remaining = 0;  // work left in the current step at `since`
-    double rate = 1;       // work per second since `since`
-    double since = 0;
-    std::uint64_t pair = 0;  // (source rank, destination rank)
+    std::array<double, kSteps> work{};  // seconds alone on the step's channel (or of delay)
+    std::uint64_t pair = 0;             // (source rank, destination rank)
+    int src_node = 0, dst_node = 0;
+    std::int8_t step = -1;  // current step
+    std::int8_t step_count = 0;
+    Id next_waiting = kNone;  // the pair's next message queued behind this one's step
   };
-  // Per pair of processes, which steps a message occupies and who waits for them.
+  // Per pair of processes: which steps a message occupies, and the messages
+  // queued for each (a FIFO linked through Flow::next_waiting).
   struct Lanes {
-    std::array<bool, 4> busy{};
-    std::array<std::deque<Id>, 4> waiting;
+    std::uint8_t busy = 0;  // bit per step
+    std::array<Id, kSteps> head{kNone, kNone, kNone, kNone};
+    std::array<Id, kSteps> tail{kNone, kNone, kNone, kNone};
+  };
+  // Transfers of one channel instance (a node's memory) or of one node pair
+  // on the network, all moving at `rate`.
+  struct Pool {
+    struct Member {
+      double threshold;  // value of `served` at which the transfer's step ends
+      Id id;
+      bool operator>(const Member& o) const {
+        return threshold > o.threshold || (threshold == o.threshold && id > o.id);
+      }
+    };
+    double served = 0;  // work per member since the pool was last empty
+    double rate = 0;    // work per second since settled_at
+    double settled_at = 0;
+    std::priority_queue<Member, std::vector<Member>, std::greater<>> members;
+    int src_node = -1, dst_node = -1;  // network pools
+    int slot_out = -1, slot_in = -1;   // network pools with members: index in the NICs' active lists
   };
 
-  int memory(int node) const { return node; }
-  int nic_out(int node) const { return nodes_ + node; }
-  int nic_in(int node) const { return 2 * nodes_ + node; }
+  static StepKind kind(const Flow& f);
   double slowdown(Channel c, std::size_t tau) const;
+  int pool_of(const Flow& f);  // the pool of f's current (shared) step
+  static void settle(Pool& pool, double now);
+  void set_rate(int pool, double now);
+  void reschedule(int pool);
+  // A network pool gained its first member or lost its last one.
+  void activate(int pool);
+  void deactivate(int pool);
+  // tau_out of src_node and tau_in of dst_node changed: new rates for their pools.
+  void network_changed(int src_node, int dst_node, double now);
 
   void enter_step(Id id, double now);    // starts flows_[id].step at `now`
   void request_step(Id id, double now);  // enters it, or queues behind the pair's previous message
   void release_step(Id id, double now);  // the pair's next message may enter this step
-  void leave_channels(Id id);
-  void settle(int resource, double now);  // brings its flows to `now`
-  void replan(int resource, double now);  // new rates and end events
-  void plan(Id id, double now);
+  void step_done(Id id, double time, std::vector<Completion>& completed);
+  void pool_event(int pool, double time, std::vector<Completion>& completed);
 
   const Parameters& parameters_;
-  int nodes_;
   std::vector<Flow> flows_;
-  std::vector<std::vector<Id>> members_;  // by channel instance
-  IndexedHeap<Id> events_;                // each flow's end of its current step
+  std::vector<Pool> pools_;                                 // memory pools (one per node) first, then network pools
+  std::unordered_map<std::uint64_t, int> network_pool_of_;  // by (source node, destination node)
+  std::vector<int> tau_out_, tau_in_;                       // per node: network transfers through its NICs
+  // Per node: the network pools with members leaving (out) or entering (in) it.
+  std::vector<std::vector<int>> active_out_, active_in_;
+  IndexedHeap<Id> delays_;      // each delayed transfer's end of delay
+  IndexedHeap<int> pool_ends_;  // each pool's next completion
   std::unordered_map<std::uint64_t, Lanes> lanes_;
   double clock_ = 0;
 };

@@ -53,7 +53,7 @@ Action add_generate_pattern_command(CLI::App& app) {
       ->check(CLI::Range(1LL, 1LL << 31));
   cmd->add_option("--overlap", o->mesh.overlap, "Ghost layers (connections) in the halo")
       ->capture_default_str()
-      ->check(CLI::Range(1, 8));
+      ->check(CLI::Range(1, 16));
   cmd->add_option("--bytes-per-cell", o->mesh.bytes_per_cell, "Bytes sent per ghost cell")
       ->capture_default_str()
       ->check(CLI::Range(1, 1 << 20));

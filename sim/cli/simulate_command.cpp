@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <iostream>
@@ -102,6 +103,7 @@ int run_simulate(const SimulateOptions& o) {
   options.mapping_name = o.mapping;
   options.record_messages = !o.messages.empty();
   options.wall_time_limit = o.time_limit;
+  options.progress_line.enabled = !o.quiet && isatty(STDERR_FILENO) != 0;
   const Results results = simulate(platform, mapping, workload, all_models(), options);
   const auto simulated = std::chrono::steady_clock::now();
 
@@ -117,6 +119,7 @@ int run_simulate(const SimulateOptions& o) {
                           [&](std::ostream& out) { write_progress_profile(out, profile_of(results)); });
   }
   for (const auto& warning : results.warnings) std::cerr << "contend: warning: " << warning << "\n";
+  const auto written = std::chrono::steady_clock::now();
   if (!o.quiet) print_summary(std::cout, results);
   if (!o.quiet && trace) {
     std::string actions;
@@ -127,12 +130,14 @@ int run_simulate(const SimulateOptions& o) {
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - begin;
     const std::chrono::duration<double> reading = inputs_read - begin;
     const std::chrono::duration<double> simulation = simulated - inputs_read;
+    const std::chrono::duration<double> writing = written - simulated;
     const double msgs = static_cast<double>(results.total_messages());
     fmt::print(
-        "stats: wall {:.3f} s (inputs {:.3f} s, simulation {:.3f} s), peak memory {:.1f} MiB, {} messages, "
-        "{:.0f} messages/s simulated\n",
-        wall.count(), reading.count(), simulation.count(), static_cast<double>(peak_memory_bytes()) / 1048576.0,
-        results.total_messages(), simulation.count() > 0 ? msgs / simulation.count() : 0.0);
+        "stats: wall {:.3f} s (inputs {:.3f} s, simulation {:.3f} s, output files {:.3f} s), peak memory {:.1f} MiB, "
+        "{} messages, {:.0f} messages/s simulated\n",
+        wall.count(), reading.count(), simulation.count(), writing.count(),
+        static_cast<double>(peak_memory_bytes()) / 1048576.0, results.total_messages(),
+        simulation.count() > 0 ? msgs / simulation.count() : 0.0);
     if (pattern) print_collective_choices(*pattern);
   }
   return 0;

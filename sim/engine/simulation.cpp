@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <simgrid/s4u.hpp>
@@ -35,32 +36,76 @@ std::vector<std::string> simgrid_arguments() {
           "--cfg=contexts/stack-size:1024"};
 }
 
-class WallClockGuard {
+// Watches the run's wall-clock time: gives up past the limit, and keeps the
+// progress line. SimGrid calls it at every simulated time step; the clock is
+// read only every kStepsPerCheck steps, so that it costs nothing measurable.
+class RunMonitor {
  public:
-  WallClockGuard(double limit, const EngineCore& core)
-      : limit_(limit), core_(core), begin_(std::chrono::steady_clock::now()) {}
-  // Called at every simulated time step; SimGrid gives no way to stop a run
-  // from here, so an exhausted budget ends the process (no output is written).
-  void check() const {
-    if (limit_ <= 0) return;
-    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - begin_;
-    if (spent.count() > limit_) {
-      const auto delivered = static_cast<unsigned long long>(core_.messages_delivered());
-      std::fprintf(stderr,
-                   "contend: error: wall-clock limit of %g s reached at simulated time %.9g s, %llu of %llu posted "
-                   "messages delivered (%.0f messages/s); no output written\n",
-                   limit_, sg4::Engine::get_clock(), delivered,
-                   static_cast<unsigned long long>(core_.messages_posted()),
-                   static_cast<double>(delivered) / spent.count());
-      std::fflush(stderr);
-      std::_Exit(3);
+  RunMonitor(double limit, const ProgressLineOptions& line, const EngineCore& core)
+      : limit_(limit), line_(line), core_(core), begin_(std::chrono::steady_clock::now()) {}
+  RunMonitor(const RunMonitor&) = delete;
+  RunMonitor& operator=(const RunMonitor&) = delete;
+  ~RunMonitor() { end_line(); }
+
+  bool needed() const { return limit_ > 0 || line_.enabled; }
+
+  void step() {
+    if (++steps_ % kStepsPerCheck != 0) return;
+    const double spent = seconds_since(begin_);
+    if (limit_ > 0 && spent > limit_) give_up(spent);
+    if (line_.enabled && spent >= line_.after_seconds && spent >= last_line_ + line_.every_seconds) {
+      print_line(spent);
+      last_line_ = spent;
     }
   }
 
+  // Ends the progress line (if any) so that what follows starts on its own line.
+  void end_line() {
+    if (!printed_) return;
+    std::fputc('\n', line_.out);
+    std::fflush(line_.out);
+    printed_ = false;
+  }
+
  private:
+  static constexpr std::uint64_t kStepsPerCheck = 16;
+
+  static double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  }
+
+  void print_line(double spent) {
+    const auto delivered = static_cast<unsigned long long>(core_.messages_delivered());
+    // \r and erase to the end of the line: the new line may be shorter.
+    std::fprintf(line_.out,
+                 "\rsimulated %.6g s, %llu of %llu posted messages delivered, wall %.1f s, %.0f messages/s\033[K",
+                 sg4::Engine::get_clock(), delivered, static_cast<unsigned long long>(core_.messages_posted()), spent,
+                 static_cast<double>(delivered) / spent);
+    std::fflush(line_.out);
+    printed_ = true;
+  }
+
+  // SimGrid gives no way to stop a run from here, so an exhausted budget
+  // ends the process (no output is written).
+  [[noreturn]] void give_up(double spent) {
+    end_line();
+    const auto delivered = static_cast<unsigned long long>(core_.messages_delivered());
+    std::fprintf(stderr,
+                 "contend: error: wall-clock limit of %g s reached at simulated time %.9g s, %llu of %llu posted "
+                 "messages delivered (%.0f messages/s); no output written\n",
+                 limit_, sg4::Engine::get_clock(), delivered, static_cast<unsigned long long>(core_.messages_posted()),
+                 static_cast<double>(delivered) / spent);
+    std::fflush(stderr);
+    std::_Exit(3);
+  }
+
   double limit_;
+  ProgressLineOptions line_;
   const EngineCore& core_;
   std::chrono::steady_clock::time_point begin_;
+  std::uint64_t steps_ = 0;
+  double last_line_ = 0;
+  bool printed_ = false;
 };
 
 }  // namespace
@@ -93,8 +138,8 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
 
   bool simgrid_deadlock = false;
   sg4::Engine::on_deadlock_cb([&simgrid_deadlock] { simgrid_deadlock = true; });
-  WallClockGuard guard(options.wall_time_limit, core);
-  if (options.wall_time_limit > 0) sg4::Engine::on_time_advance_cb([&guard](double) { guard.check(); });
+  RunMonitor monitor(options.wall_time_limit, options.progress_line, core);
+  if (monitor.needed()) sg4::Engine::on_time_advance_cb([&monitor](double) { monitor.step(); });
 
   for (int r = 0; r < workload.rank_count(); ++r) {
     sg4::Actor::create(fmt::format("rank-{}", r), core.host_of(r), [&core, &workload, r] {
@@ -111,6 +156,7 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
     });
   }
   engine.run();
+  monitor.end_line();
 
   if (core.failure()) throw Error(*core.failure());
   if (simgrid_deadlock) {

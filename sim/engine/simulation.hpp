@@ -3,6 +3,7 @@
 // actor per rank, runs the workload under the chosen model, returns the
 // per-rank predictions. SimGrid allows one engine per process, so a process
 // runs one Simulation.
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -14,12 +15,23 @@
 
 namespace contend {
 
+// A line on `out` rewritten in place ('\r') while a long run goes on:
+// simulated time, messages delivered of posted, wall time, rate. The
+// command line enables it when stderr is a terminal and --quiet is absent.
+struct ProgressLineOptions {
+  bool enabled = false;
+  double after_seconds = 2;    // first line once the run has taken this long
+  double every_seconds = 0.5;  // then at most this often
+  std::FILE* out = stderr;
+};
+
 struct SimulationOptions {
   std::string model = "maxmin";
   std::optional<Progress> progress;  // overrides the platform file's `progress`
   std::string mapping_name = "block";
   bool record_messages = false;  // keep one record per message (--messages)
   double wall_time_limit = 0;    // seconds of real time before giving up; 0 = none
+  ProgressLineOptions progress_line;
 };
 
 // Throws contend::Error on deadlock (naming the blocked ranks and what they

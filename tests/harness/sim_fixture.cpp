@@ -67,6 +67,7 @@ Results run(const std::string& platform_text, Workload& workload, const RunOptio
   options.progress = o.progress;
   options.mapping_name = o.mapping;
   options.record_messages = true;
+  options.progress_line = o.progress_line;
   return simulate(platform, mapping, workload, o.models ? *o.models : all_models(), options);
 }
 

@@ -11,6 +11,7 @@
 #include "sim/core/platform.hpp"
 #include "sim/core/results.hpp"
 #include "sim/engine/model.hpp"
+#include "sim/engine/simulation.hpp"
 #include "sim/engine/workload.hpp"
 #include "sim/workload/pattern_workload.hpp"
 #include "tests/harness/platform_text.hpp"
@@ -46,8 +47,9 @@ struct RunOptions {
   std::string mapping = "block";
   std::string model = "maxmin";
   bool oversubscribe = false;
-  std::optional<Progress> progress = {};  // overrides the platform's
-  const ModelRegistry* models = nullptr;  // all_models() when null
+  std::optional<Progress> progress = {};   // overrides the platform's
+  const ModelRegistry* models = nullptr;   // all_models() when null
+  ProgressLineOptions progress_line = {};  // off
 };
 
 // Messages are recorded; the platform's errors name test.yaml.

@@ -71,7 +71,7 @@ struct Graph {
 ManyPairPattern generate_halo_pattern(const HaloMeshOptions& o, HaloMeshStats* stats) {
   if (o.parts < 1 || o.parts > (1 << 24)) throw Error("--ranks: expected 1..16777216 parts");
   if (o.cells_per_part < 1) throw Error("--cells-per-rank: expected a positive number");
-  if (o.overlap < 1 || o.overlap > 8) throw Error("--overlap: expected 1..8 ghost layers");
+  if (o.overlap < 1 || o.overlap > 16) throw Error("--overlap: expected 1..16 ghost layers");
   if (o.bytes_per_cell < 1) throw Error("--bytes-per-cell: expected a positive number");
   std::mt19937_64 rng(o.seed);
   std::normal_distribution<double> normal(0.0, 1.0);
