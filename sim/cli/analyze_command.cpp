@@ -12,6 +12,7 @@
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/hosts.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/pattern.hpp"
 #include "sim/core/platform.hpp"
@@ -20,7 +21,7 @@ namespace contend::cli {
 namespace {
 
 struct AnalyzeOptions {
-  std::string platform, pattern, mapping = "block", model = "staircase", per_rank;
+  std::string platform, pattern, mapping = "block", model = "staircase", per_rank, hosts;
   bool oversubscribe = false;
   bool quiet = false;
 };
@@ -77,7 +78,7 @@ int run_analyze(const AnalyzeOptions& o) {
   all_models().validate_platform(platform);
   const Pattern workload = read_pattern(o.pattern);
   const auto& messages = single_exchange(workload, o.pattern);
-  const Mapping mapping = make_mapping(o.mapping, workload.ranks, platform.nodes, o.oversubscribe);
+  const Mapping mapping = make_mapping(o.mapping, workload.ranks, machine_of(platform, o.hosts), o.oversubscribe);
   const auto ranks = analyze(platform, mapping, messages, form);
   if (!o.per_rank.empty())
     write_file_atomically(o.per_rank, [&](std::ostream& out) { write_csv(out, mapping, ranks); });
@@ -95,6 +96,7 @@ Action add_analyze_command(CLI::App& app) {
   add_mapping_option(*cmd, o->mapping);
   add_model_option(*cmd, o->model, "staircase | max-rate | extended-max-rate");
   add_oversubscribe_flag(*cmd, o->oversubscribe);
+  add_hosts_option(*cmd, o->hosts);
   cmd->add_option("--per-rank", o->per_rank,
                   "Write rank,node,socket,core,intra_node_time,inter_node_time,total_time CSV");
   add_quiet_flag(*cmd, o->quiet);

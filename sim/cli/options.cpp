@@ -28,4 +28,10 @@ CLI::Option* add_quiet_flag(CLI::App& cmd, bool& quiet) {
   return cmd.add_flag("--quiet", quiet, "Do not print the summary");
 }
 
+CLI::Option* add_hosts_option(CLI::App& cmd, std::string& path) {
+  return cmd.add_option("--hosts", path,
+                        "Host names of the platform's nodes, one per line in node order ('host slots=N' allowed): "
+                        "what rankfiles and launcher files name (default: the platform's nodes.hosts)");
+}
+
 }  // namespace contend::cli

@@ -9,7 +9,9 @@
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/workload_input.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/hosts.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/pattern.hpp"
 #include "sim/core/platform.hpp"
@@ -29,22 +31,14 @@ long long peak_memory_bytes() {
 namespace {
 
 struct SimulateOptions {
-  std::string platform, pattern, trace, mapping = "block", model = "maxmin", progress;
+  std::string platform, mapping = "block", model = "maxmin", progress, hosts;
+  WorkloadInput workload;
   std::string per_rank, messages, json, progress_profile;
-  std::string ompi = "4.1";
-  std::vector<std::string> coll;
   bool oversubscribe = false;
   bool quiet = false;
   bool stats = false;
   double time_limit = 0;
 };
-
-coll::CollectiveSettings collective_settings(const SimulateOptions& o) {
-  coll::CollectiveSettings settings;
-  settings.version = coll::parse_ompi_version(o.ompi);
-  for (const std::string& option : o.coll) coll::apply_coll_option(settings, option);
-  return settings;
-}
 
 // One line per collective step: the algorithm it runs and why.
 void print_collective_choices(const PatternWorkload& workload) {
@@ -57,23 +51,24 @@ void print_collective_choices(const PatternWorkload& workload) {
 
 int run_simulate(const SimulateOptions& o) {
   const auto begin = std::chrono::steady_clock::now();
-  const coll::CollectiveSettings collectives = collective_settings(o);
+  const coll::CollectiveSettings collectives = collective_settings(o.workload);
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
   std::unique_ptr<Workload> workload_owner;
   TraceWorkload* trace = nullptr;
   const PatternWorkload* pattern = nullptr;
-  if (!o.trace.empty()) {
-    auto opened = open_trace_workload(o.trace, collectives);
+  if (!o.workload.trace.empty()) {
+    auto opened = open_trace_workload(o.workload.trace, collectives);
     trace = opened.get();
     workload_owner = std::move(opened);
   } else {
-    auto read = std::make_unique<PatternWorkload>(read_pattern(o.pattern), collectives);
+    auto read = std::make_unique<PatternWorkload>(read_pattern(o.workload.pattern), collectives);
     pattern = read.get();
     workload_owner = std::move(read);
   }
   Workload& workload = *workload_owner;
-  const Mapping mapping = make_mapping(o.mapping, workload.rank_count(), platform.nodes, o.oversubscribe);
+  const Mapping mapping =
+      make_mapping(o.mapping, workload.rank_count(), machine_of(platform, o.hosts), o.oversubscribe);
   const auto inputs_read = std::chrono::steady_clock::now();
 
   SimulationOptions options;
@@ -120,17 +115,11 @@ Action add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* cmd = app.add_subcommand("simulate", "Predict per-rank communication times of a workload on a platform");
   add_platform_option(*cmd, o->platform);
-  auto* pattern = cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line");
-  auto* trace =
-      cmd->add_option("--trace", o->trace, "Trace to replay: SimGrid TI index or single file, or OTF2 anchor (*.otf2)");
-  pattern->excludes(trace);
-  trace->excludes(pattern);
-  cmd->callback([pattern, trace] {
-    if (pattern->count() == 0 && trace->count() == 0) throw CLI::RequiredError("--pattern or --trace");
-  });
+  add_workload_options(*cmd, o->workload);
   add_mapping_option(*cmd, o->mapping);
   add_model_option(*cmd, o->model);
   add_oversubscribe_flag(*cmd, o->oversubscribe);
+  add_hosts_option(*cmd, o->hosts);
   add_progress_option(*cmd, o->progress);
   cmd->add_option("--per-rank", o->per_rank, "Write rank,node,socket,core,recv_time,send_time,total_time CSV");
   cmd->add_option("--messages", o->messages, "Write src,dst,bytes,level,start,end CSV (one line per message)");
@@ -139,12 +128,7 @@ Action add_simulate_command(CLI::App& app) {
                   "Write each rank's time per kind of MPI call (Denis et al.'s profile, for 'contend progress')");
   cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--ompi", o->ompi,
-                  "3.1 | 4.1: whose fixed decision rules pick collective algorithms (3.1 differs for bcast)")
-      ->capture_default_str();
-  cmd->add_option("--coll", o->coll,
-                  "OP=ALG[:SEGSIZE[:FANOUT]] forces a collective algorithm, e.g. bcast=chain:8K:4 or bcast=2 "
-                  "(Open MPI id); repeatable");
+  add_collective_options(*cmd, o->workload);
   add_quiet_flag(*cmd, o->quiet);
   cmd->add_flag("--stats", o->stats, "Print wall time, peak memory and messages simulated per second");
   return [o] { return run_simulate(*o); };
