@@ -164,6 +164,7 @@ Mapping read_rankfile(const std::string& path, int rank_count, const Machine& ma
     LineReader reader(path, line_no, content);
     if (reader.at_end()) continue;
     if (reader.word() != "rank") reader.fail("'rank R=HOST slot=...'");
+    reader.skip_blanks();
     const SourceLocation rank_at = reader.here();
     const auto rank = to_int(reader.word());
     if (!rank) reader.fail("a rank number after 'rank'");
@@ -172,11 +173,13 @@ Mapping read_rankfile(const std::string& path, int rank_count, const Machine& ma
                   fmt::format("rank {}, but the workload has {} ranks (0-{})", *rank, rank_count, rank_count - 1));
     }
     reader.expect('=', "'=' after the rank");
+    reader.skip_blanks();
     const SourceLocation host_at = reader.here();
     const int node = parse_host(reader.word(), machine, host_at);
     const auto keyword = reader.word();
     if (keyword != "slot" && keyword != "slots") reader.fail("'slot=' after the host");
     reader.expect('=', "'=' after 'slot'");
+    reader.skip_blanks();
     const SourceLocation slot_at = reader.here();
     const Slot slot = parse_slot(reader.word(), nodes, machine.host(node).name, slot_at);
     if (!reader.at_end()) reader.fail("the end of the line after the slot");
