@@ -13,6 +13,7 @@
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/hosts.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/pattern.hpp"
 #include "sim/core/platform.hpp"
@@ -22,7 +23,7 @@ namespace contend::cli {
 namespace {
 
 struct AnalyzeOptions {
-  std::string platform, pattern, mapping = "block", form = "staircase", per_rank, json;
+  std::string platform, pattern, mapping = "block", form = "staircase", per_rank, json, hosts;
   bool oversubscribe = false;
   bool quiet = false;
 };
@@ -107,7 +108,7 @@ int run_analyze(const AnalyzeOptions& o) {
   all_models().validate_platform(platform);
   const Pattern workload = read_pattern(o.pattern);
   const auto& messages = single_exchange(workload, o.pattern);
-  const Mapping mapping = make_mapping(o.mapping, workload.ranks, platform.nodes, o.oversubscribe);
+  const Mapping mapping = make_mapping(o.mapping, workload.ranks, machine_of(platform, o.hosts), o.oversubscribe);
   const auto ranks = analyze(platform, mapping, messages, form);
   if (!o.per_rank.empty())
     write_file_atomically(o.per_rank, [&](std::ostream& out) { write_csv(out, mapping, ranks); });
@@ -130,6 +131,7 @@ Action add_analyze_command(CLI::App& app) {
   // models. (No CLI11 `excludes`: it would print an empty name in the help.)
   cmd->add_option("--model", o->form)->group("");
   add_oversubscribe_flag(*cmd, o->oversubscribe);
+  add_hosts_option(*cmd, o->hosts);
   cmd->add_option("--per-rank", o->per_rank,
                   "Write rank,node,socket,core,intra_node_time_s,inter_node_time_s,total_time_s CSV "
                   "('-': standard output)");

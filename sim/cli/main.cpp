@@ -25,24 +25,51 @@ constexpr int kInternal = 4;  // 3, a limit reached, comes from the simulation (
 
 // CLI11 only says which arguments it did not expect; name the first unknown
 // option and suggest the closest known one, as Ninja does.
+// The subcommand the words name (`contend mapping search ...`: search), and
+// the index of the first word after its name.
+std::pair<CLI::App*, int> named_subcommand(CLI::App& app, int argc, char** argv) {
+  CLI::App* sub = &app;
+  int next = 1;
+  while (next < argc) {
+    try {
+      sub = sub->get_subcommand(argv[next]);
+    } catch (const CLI::OptionNotFound&) {
+      break;
+    }
+    ++next;
+  }
+  return {sub, next};
+}
+
+std::string command_path(const CLI::App* sub) {
+  std::string path = sub->get_name();
+  for (const CLI::App* p = sub->get_parent(); p != nullptr && p->get_parent() != nullptr; p = p->get_parent())
+    path = p->get_name() + " " + path;
+  return path;
+}
+
 std::optional<std::string> explain_extras(CLI::App& app, int argc, char** argv) {
   if (argc < 2) return std::nullopt;
-  CLI::App* sub = nullptr;
-  try {
-    sub = app.get_subcommand(argv[1]);
-  } catch (const CLI::OptionNotFound&) {
-    return std::nullopt;
+  auto [sub, first] = named_subcommand(app, argc, argv);
+  if (sub == &app) return std::nullopt;
+  // A word where a subcommand of this one was expected.
+  const auto children = sub->get_subcommands([](CLI::App*) { return true; });
+  if (!children.empty() && first < argc && argv[first][0] != '-') {
+    std::vector<std::string> names;
+    for (const auto* s : children) names.push_back(s->get_name());
+    return "unknown command '" + std::string(argv[first]) + "' for 'contend " + command_path(sub) + "'" +
+           contend::did_you_mean(argv[first], names) + "; commands: " + contend::join(names);
   }
   std::vector<std::string> known;
   for (const auto* option : sub->get_options()) {
     for (const auto& name : option->get_lnames()) known.push_back("--" + name);
   }
-  for (int i = 2; i < argc; ++i) {
+  for (int i = first; i < argc; ++i) {
     std::string word = argv[i];
     if (word.rfind("--", 0) != 0) continue;
     word = word.substr(0, word.find('='));
     if (std::find(known.begin(), known.end(), word) != known.end()) continue;
-    return "unknown option '" + word + "' for 'contend " + sub->get_name() + "'" + contend::did_you_mean(word, known);
+    return "unknown option '" + word + "' for 'contend " + command_path(sub) + "'" + contend::did_you_mean(word, known);
   }
   return std::nullopt;
 }
@@ -96,6 +123,7 @@ int main(int argc, char** argv) {
   actions["fit-flowcut"] = contend::cli::add_fit_flowcut_command(app);
   actions["select"] = contend::cli::add_select_command(app);
   actions["convert-trace"] = contend::cli::add_convert_trace_command(app);
+  actions["mapping"] = contend::cli::add_mapping_command(app);
   contend::cli::set_example(app, {"contend simulate --platform platforms/epyc-rome-2node.yaml "
                                   "--pattern traces/samples/halo-256.pattern"});
 
@@ -120,7 +148,10 @@ int main(int argc, char** argv) {
               << "\n(run 'contend --help' or 'contend COMMAND --help')\n";
     return kUsage;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "contend: error: " << e.what() << "\n(run 'contend --help' or 'contend COMMAND --help')\n";
+    // A missing or misspelt sub-subcommand (`contend mapping`, `contend mapping serch`).
+    const auto explained = explain_extras(app, argc, argv);
+    std::cerr << "contend: error: " << (explained && explained->starts_with("unknown command") ? *explained : e.what())
+              << "\n(run 'contend --help' or 'contend COMMAND --help')\n";
     return kUsage;
   }
   for (const auto* sub : app.get_subcommands()) return run(actions.at(sub->get_name()));

@@ -52,4 +52,10 @@ void set_example(CLI::App& cmd, const std::vector<std::string>& command_lines) {
   cmd.footer(footer);
 }
 
+CLI::Option* add_hosts_option(CLI::App& cmd, std::string& path) {
+  return cmd.add_option("--hosts", path,
+                        "Host names of the platform's nodes, one per line in node order ('host slots=N' allowed): "
+                        "what rankfiles and launcher files name (default: the platform's nodes.hosts)");
+}
+
 }  // namespace contend::cli

@@ -20,7 +20,9 @@ CLI::Option* add_platform_option(CLI::App& cmd, std::string& path,
                                  const std::string& help = "Platform YAML file (platforms/*.yaml)");
 CLI::Option* add_mapping_option(
     CLI::App& cmd, std::string& mapping,
-    const std::string& help = "block | cyclic | socket | FILE ('rank node socket core' lines)");
+    const std::string& help =
+        "block | cyclic | socket | ompi:POLICY | slurm:DIST | rankfile:FILE | FILE ('rank node "
+        "socket core' lines); docs/mappings.md");
 CLI::Option* add_model_option(CLI::App& cmd, std::string& model,
                               const std::string& help = "Bandwidth-sharing model ('contend models' lists them)");
 CLI::Option* add_progress_option(CLI::App& cmd, std::string& progress);
@@ -38,5 +40,6 @@ const CLI::Validator& non_negative_number();
 // Ends the command's --help with "Example:" and these command lines, each
 // runnable from the repository root (tests/conventions/help.sh runs them).
 void set_example(CLI::App& cmd, const std::vector<std::string>& command_lines);
+CLI::Option* add_hosts_option(CLI::App& cmd, std::string& path);
 
 }  // namespace contend::cli

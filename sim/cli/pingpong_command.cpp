@@ -13,6 +13,7 @@
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/core/hosts.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/size_list.hpp"
@@ -43,7 +44,7 @@ int run_pingpong(const PingPongOptions& o) {
     throw Error(fmt::format("--sizes: no size is a multiple of {} B, the payload of one {}", unit, datatype->name()));
   }
 
-  const Mapping mapping = make_mapping(o.mapping, 2, platform.nodes, false);
+  const Mapping mapping = make_mapping(o.mapping, 2, machine_of(platform), false);
   const Level level = mapping.level(0, 1);
   // The formula needs the platform's LogGOPS parameters, whatever model simulates.
   std::optional<LogGopsParameters> loggops;

@@ -20,6 +20,7 @@
 #include "sim/collectives/collectives.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/hosts.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/size_list.hpp"
@@ -89,7 +90,7 @@ double simulate_bcast(const Platform& platform, const SelectOptions& o, const ta
   settings.chain_fanout = parameters.kchain_fanout;
   try {
     const std::string makespan = run_in_child_process([&] {
-      const Mapping mapping = make_mapping(o.mapping, o.procs, platform.nodes, false);
+      const Mapping mapping = make_mapping(o.mapping, o.procs, machine_of(platform), false);
       CollectiveWorkload workload(o.procs, coll::make_call(coll::CollectiveOp::bcast, bytes), settings);
       SimulationOptions options;
       options.model = o.model;
@@ -111,7 +112,7 @@ int run_select(const SelectOptions& o) {
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
   const taulop::Parameters parameters = taulop::parse_parameters(platform.model_section("taulop"));
-  const Mapping mapping = make_mapping(o.mapping, o.procs, platform.nodes, false);
+  const Mapping mapping = make_mapping(o.mapping, o.procs, machine_of(platform), false);
   const std::vector<std::uint64_t> sizes = parse_size_list(o.sizes, "--sizes");
   coll::CollectiveSettings ompi;
   ompi.version = coll::parse_ompi_version(o.ompi);

@@ -11,7 +11,9 @@
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/workload_input.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/hosts.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/pattern.hpp"
 #include "sim/core/platform.hpp"
@@ -31,38 +33,31 @@ long long peak_memory_bytes() {
 namespace {
 
 struct SimulateOptions {
-  std::string platform, pattern, trace, mapping = "block", model = kDefaultModel, progress;
+  std::string platform, mapping = "block", model = kDefaultModel, progress, hosts;
+  WorkloadInput workload;
   std::string per_rank, messages, json, progress_profile;
-  std::string ompi = "4.1";
-  std::vector<std::string> coll;
   bool oversubscribe = false;
   bool quiet = false;
   bool stats = false;
   double time_limit = 0;
 };
 
-coll::CollectiveSettings collective_settings(const SimulateOptions& o) {
-  coll::CollectiveSettings settings;
-  settings.version = coll::parse_ompi_version(o.ompi);
-  for (const std::string& option : o.coll) coll::apply_coll_option(settings, option);
-  return settings;
-}
-
 // The options the run used, defaults included, for the JSON output.
 nlohmann::ordered_json options_used(const SimulateOptions& o, const SimulationOptions& run, const Platform& platform) {
   nlohmann::ordered_json j;
   j["platform"] = o.platform;
-  if (o.trace.empty()) {
-    j["pattern"] = o.pattern;
+  if (o.workload.trace.empty()) {
+    j["pattern"] = o.workload.pattern;
   } else {
-    j["trace"] = o.trace;
+    j["trace"] = o.workload.trace;
   }
   j["model"] = o.model;
   j["mapping"] = o.mapping;
+  if (!o.hosts.empty()) j["hosts"] = o.hosts;
   j["oversubscribe"] = o.oversubscribe;
   j["progress"] = std::string(progress_name(run.progress.value_or(platform.progress)));
-  j["ompi"] = o.ompi;
-  j["coll"] = o.coll;
+  j["ompi"] = o.workload.ompi;
+  j["coll"] = o.workload.coll;
   j["time_limit_s"] = o.time_limit;
   return j;
 }
@@ -78,23 +73,24 @@ void print_collective_choices(const PatternWorkload& workload) {
 
 int run_simulate(const SimulateOptions& o) {
   const auto begin = std::chrono::steady_clock::now();
-  const coll::CollectiveSettings collectives = collective_settings(o);
+  const coll::CollectiveSettings collectives = collective_settings(o.workload);
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
   std::unique_ptr<Workload> workload_owner;
   TraceWorkload* trace = nullptr;
   const PatternWorkload* pattern = nullptr;
-  if (!o.trace.empty()) {
-    auto opened = open_trace_workload(o.trace, collectives);
+  if (!o.workload.trace.empty()) {
+    auto opened = open_trace_workload(o.workload.trace, collectives);
     trace = opened.get();
     workload_owner = std::move(opened);
   } else {
-    auto read = std::make_unique<PatternWorkload>(read_pattern(o.pattern), collectives);
+    auto read = std::make_unique<PatternWorkload>(read_pattern(o.workload.pattern), collectives);
     pattern = read.get();
     workload_owner = std::move(read);
   }
   Workload& workload = *workload_owner;
-  const Mapping mapping = make_mapping(o.mapping, workload.rank_count(), platform.nodes, o.oversubscribe);
+  const Mapping mapping =
+      make_mapping(o.mapping, workload.rank_count(), machine_of(platform, o.hosts), o.oversubscribe);
   const auto inputs_read = std::chrono::steady_clock::now();
 
   SimulationOptions options;
@@ -149,17 +145,11 @@ Action add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* cmd = app.add_subcommand("simulate", "Predict per-rank communication times of a workload on a platform");
   add_platform_option(*cmd, o->platform);
-  auto* pattern = cmd->add_option("--pattern", o->pattern, "Many-pair pattern file: 'src dst bytes' per line");
-  auto* trace =
-      cmd->add_option("--trace", o->trace, "Trace to replay: SimGrid TI index or single file, or OTF2 anchor (*.otf2)");
-  pattern->excludes(trace);
-  trace->excludes(pattern);
-  cmd->callback([pattern, trace] {
-    if (pattern->count() == 0 && trace->count() == 0) throw CLI::RequiredError("--pattern or --trace");
-  });
+  add_workload_options(*cmd, o->workload);
   add_mapping_option(*cmd, o->mapping);
   add_model_option(*cmd, o->model);
   add_oversubscribe_flag(*cmd, o->oversubscribe);
+  add_hosts_option(*cmd, o->hosts);
   add_progress_option(*cmd, o->progress);
   cmd->add_option("--per-rank", o->per_rank,
                   "Write rank,node,socket,core,recv_time_s,send_time_s,total_time_s CSV ('-': standard output)");
@@ -173,12 +163,7 @@ Action add_simulate_command(CLI::App& app) {
   cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time (exit status 3)")
       ->check(finite_number())
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--ompi", o->ompi,
-                  "3.1 | 4.1: whose fixed decision rules pick collective algorithms (3.1 differs for bcast)")
-      ->capture_default_str();
-  cmd->add_option("--coll", o->coll,
-                  "OP=ALG[:SEGSIZE[:FANOUT]] forces a collective algorithm, e.g. bcast=chain:8K:4 or bcast=2 "
-                  "(Open MPI id); repeatable");
+  add_collective_options(*cmd, o->workload);
   add_quiet_flag(*cmd, o->quiet);
   cmd->add_flag("--stats", o->stats, "Print wall time, peak memory and messages simulated per second");
   set_example(*cmd, {"contend simulate --platform platforms/epyc-rome-2node.yaml "

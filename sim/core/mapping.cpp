@@ -6,6 +6,8 @@
 #include <map>
 
 #include "sim/core/error.hpp"
+#include "sim/core/launcher_mapping.hpp"
+#include "sim/core/rankfile.hpp"
 #include "sim/core/text.hpp"
 
 namespace contend {
@@ -77,18 +79,54 @@ bool parse_int(std::string_view text, long long& value) {
 
 }  // namespace
 
-Mapping make_mapping(const std::string& spec, int rank_count, const NodeArchitecture& nodes, bool oversubscribe) {
+std::string mapping_forms() { return join(builtin_mapping_names()) + ", ompi:POLICY, slurm:DIST, rankfile:FILE"; }
+
+Mapping make_mapping(const std::string& spec, int rank_count, const Machine& machine, bool oversubscribe) {
+  const NodeArchitecture& nodes = machine.nodes();
   if (spec == "block" || spec == "cyclic" || spec == "socket") {
     check_capacity(rank_count, nodes, oversubscribe, spec);
     if (spec == "block") return Mapping(block_mapping(rank_count, nodes));
     if (spec == "cyclic") return Mapping(cyclic_mapping(rank_count, nodes));
     return Mapping(socket_mapping(rank_count, nodes));
   }
+  if (rank_count <= 0) throw Error("the workload has no ranks");
+  if (spec.starts_with("ompi:")) return ompi_mapping(spec.substr(5), rank_count, machine, oversubscribe);
+  if (spec.starts_with("slurm:")) return slurm_mapping(spec.substr(6), rank_count, machine, oversubscribe);
+  if (spec.starts_with("rankfile:")) return read_rankfile(spec.substr(9), rank_count, machine, oversubscribe);
   if (!std::filesystem::exists(spec)) {
-    throw Error("--mapping '" + spec + "': neither a mapping name (" + join(builtin_mapping_names()) +
-                ") nor an existing file" + did_you_mean(spec, builtin_mapping_names()));
+    throw Error("--mapping '" + spec + "': neither a mapping (" + mapping_forms() + ") nor an existing file" +
+                did_you_mean(spec, builtin_mapping_names()));
   }
   return read_mapping_file(spec, rank_count, nodes, oversubscribe);
+}
+
+Mapping make_mapping(const std::string& spec, int rank_count, const NodeArchitecture& nodes, bool oversubscribe) {
+  return make_mapping(spec, rank_count, default_machine(nodes), oversubscribe);
+}
+
+void write_mapping_file(std::ostream& out, const Mapping& mapping, const std::vector<std::string>& comments) {
+  for (const auto& c : comments) out << "# " << c << "\n";
+  out << "# rank node socket core\n";
+  for (int r = 0; r < mapping.rank_count(); ++r) {
+    const auto& p = mapping[r];
+    out << r << ' ' << p.node << ' ' << p.socket << ' ' << p.core << '\n';
+  }
+}
+
+void check_cores_not_shared(const Mapping& mapping, bool oversubscribe, const std::string& what) {
+  if (oversubscribe) return;
+  std::map<std::tuple<int, int, int>, int> owner;
+  for (int r = 0; r < mapping.rank_count(); ++r) {
+    const auto& p = mapping[r];
+    for (int c = p.core; c < p.core + mapping.cores_per_rank(); ++c) {
+      auto [it, inserted] = owner.emplace(std::make_tuple(p.node, p.socket, c), r);
+      if (!inserted) {
+        throw Error(what + ": ranks " + std::to_string(it->second) + " and " + std::to_string(r) + " share node " +
+                    std::to_string(p.node) + " socket " + std::to_string(p.socket) + " core " + std::to_string(c) +
+                    "; pass --oversubscribe to allow it");
+      }
+    }
+  }
 }
 
 Mapping read_mapping_file(const std::string& path, int rank_count, const NodeArchitecture& nodes, bool oversubscribe) {

@@ -95,6 +95,7 @@ struct Platform {
   std::string name;
   std::string description;
   NodeArchitecture nodes;
+  std::vector<std::string> hosts;  // one host name per node (nodes.hosts; sim/core/hosts.hpp)
   std::array<LevelParams, 3> levels;
   NicParams nic;
   Network network;

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "sim/core/error.hpp"
+#include "sim/core/hosts.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
@@ -68,13 +70,48 @@ namespace {
 int as_count(const YamlField& f, int max = 1 << 20) { return static_cast<int>(f.as_int(1, max)); }
 
 NodeArchitecture parse_nodes(const YamlField& f) {
-  f.allow_only({"count", "sockets", "cores_per_socket", "core_speed"});
+  f.allow_only({"count", "sockets", "cores_per_socket", "core_speed", "hosts"});
   NodeArchitecture n;
   n.count = as_count(f.require("count", "number of nodes"));
   n.sockets = as_count(f.require("sockets", "sockets per node"), 64);
   n.cores_per_socket = as_count(f.require("cores_per_socket", "cores per socket"), 4096);
   n.core_speed = f.require("core_speed", units::kSpeedHelp).as_speed();
   return n;
+}
+
+// nodes.hosts: a list of one name per node, or a naming rule ("cn{:03}");
+// launcher files name the nodes so (docs/mappings.md).
+std::vector<std::string> parse_hosts(const YamlField& f, int count) {
+  std::vector<std::string> names;
+  if (!f.present()) return host_names_from_rule(kDefaultHostRule, count);
+  if (f.is_sequence()) {
+    const auto items = f.items();
+    if (items.size() != static_cast<std::size_t>(count)) {
+      f.fail_with("expected one host name per node (" + std::to_string(count) + "), got " +
+                  std::to_string(items.size()));
+    }
+    for (const auto& item : items) names.push_back(item.as_string());
+  } else if (f.is_scalar()) {
+    try {
+      names = host_names_from_rule(f.as_string(), count);
+    } catch (const Error& e) {
+      f.fail_with(e.what());
+    }
+  } else {
+    f.fail("a list of host names (one per node) or a naming rule such as 'node{}' or 'cn{:03}'");
+  }
+  std::unordered_map<std::string, std::size_t> first;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!is_valid_host_name(names[i])) {
+      f.fail_with("node " + std::to_string(i) + "'s name '" + names[i] +
+                  "' is not a host name (letters, digits, '-', '_', '.')");
+    }
+    if (auto [it, inserted] = first.emplace(names[i], i); !inserted) {
+      f.fail_with("nodes " + std::to_string(it->second) + " and " + std::to_string(i) + " are both named '" + names[i] +
+                  "'");
+    }
+  }
+  return names;
 }
 
 BandwidthTable parse_bandwidth(const YamlField& f) {
@@ -218,7 +255,9 @@ Platform parse_platform(const YamlField& root) {
   p.file = root.file();
   p.name = root.require("name", "a short platform name").as_string();
   if (auto d = root.child("description"); d.present()) p.description = d.as_string();
-  p.nodes = parse_nodes(root.require("nodes", "count, sockets, cores_per_socket, core_speed"));
+  const auto nodes = root.require("nodes", "count, sockets, cores_per_socket, core_speed");
+  p.nodes = parse_nodes(nodes);
+  p.hosts = parse_hosts(nodes.child("hosts"), p.nodes.count);
 
   const auto levels = root.require("levels", "intra_socket, inter_socket and inter_node parameters");
   levels.allow_only({"intra_socket", "inter_socket", "inter_node"});

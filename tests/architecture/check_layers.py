@@ -24,6 +24,7 @@ RULES = [
     ("sim/engine/", ENGINE),
     ("sim/collectives/", COLLECTIVES),
     ("sim/workload/", WORKLOAD),
+    ("sim/search/", ENGINE + ["sim/search/", "models/staircase/"]),
     ("models/dedicated_core/", CORE + ["models/dedicated_core/"]),
     ("models/registry.", ENGINE + ["models/"]),
     ("models/", ENGINE + ["{own}"]),

@@ -96,9 +96,11 @@ BOOST_AUTO_TEST_CASE(mapping_file_errors) {
 }
 
 BOOST_AUTO_TEST_CASE(unknown_mapping_name) {
-  BOOST_TEST(test::error_message([] { make_mapping("cyclc", 2, arch(2, 2, 4), false); }) ==
-             "--mapping 'cyclc': neither a mapping name (block, cyclic, socket) nor an existing file (did you mean "
-             "'cyclic'?)");
+  BOOST_TEST(
+      test::error_message([] { make_mapping("cyclc", 2, arch(2, 2, 4), false); }) ==
+      "--mapping 'cyclc': neither a mapping (block, cyclic, socket, ompi:POLICY, slurm:DIST, rankfile:FILE) nor an "
+      "existing file (did you mean "
+      "'cyclic'?)");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

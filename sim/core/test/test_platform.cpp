@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(unknown_key_with_suggestion) {
              "inter_socket, inter_node");
   BOOST_TEST(error_with("core_speed", "cpu_speed") ==
              "p.yaml:3:52: nodes.cpu_speed: unknown key (did you mean 'core_speed'?); expected one of: count, sockets, "
-             "cores_per_socket, core_speed");
+             "cores_per_socket, core_speed, hosts");
 }
 
 BOOST_AUTO_TEST_CASE(bad_values) {
