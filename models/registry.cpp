@@ -5,6 +5,7 @@
 #include "models/flowcut/flowcut.hpp"
 #include "models/loggops/loggops.hpp"
 #include "models/maxmin/maxmin.hpp"
+#include "models/simgrid_lmm/simgrid_lmm.hpp"
 #include "models/staircase/staircase.hpp"
 #include "models/taulop/taulop.hpp"
 
@@ -14,6 +15,7 @@ const ModelRegistry& all_models() {
   static const ModelRegistry registry = [] {
     ModelRegistry r;
     r.add(maxmin_model_info());
+    r.add(simgrid_lmm_model_info());
     r.add(staircase_model_info());
     r.add(flowcut_model_info());
     r.add(loggops_model_info());

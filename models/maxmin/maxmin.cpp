@@ -1,98 +1,191 @@
-// Model `maxmin`: every message is a SimGrid communication between the
-// endpoints of its source and destination sockets, so SimGrid's LMM solver
-// shares the links of the route (sim/engine/simgrid_platform.hpp) max-min
-// fairly among the flows crossing them, level links with their tabulated
-// BW_MP(n) capacity: what SimGrid itself would say about the same platform.
-// Casanova et al., JPDC 2014 (SimGrid, CM02 network model). Details and
-// validation: models/maxmin/README.md.
+// Model `maxmin`: max-min fair sharing of the platform's links exactly as
+// SimGrid's LMM solver computes it for the same communications (the
+// `simgrid-lmm` model), by contend's own incremental solver: the flows of
+// one route form one variable (max_min_system.hpp), each start or end
+// re-solves only the links coupled to the changed ones, and a route's flows
+// keep one clock of service (route_flows.hpp), so that finding the next
+// completion does not touch every flow. Casanova et al., JPDC 2014
+// (SimGrid, CM02 network model). Details and validation:
+// models/maxmin/README.md.
 #include "models/maxmin/maxmin.hpp"
 
+#include <memory>
+#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "sim/engine/simgrid_platform.hpp"
+#include "models/maxmin/max_min_system.hpp"
+#include "models/maxmin/route_classes.hpp"
+#include "models/maxmin/route_flows.hpp"
+#include "sim/engine/indexed_heap.hpp"
 
 namespace contend {
 namespace {
 namespace sg4 = simgrid::s4u;
 
+// SimGrid's surf/precision: an event closer than this to the current time
+// happens now (NetworkCm02Model::update_actions_state_lazy).
+constexpr double kTimingPrecision = 1e-9;
+constexpr double kNever = RouteFlows::kNever;
+
+// Wakes the model's actor from SimGrid's kernel (timer and clock callbacks
+// run in maestro, where notifying is allowed). The callbacks hold it weakly:
+// SimGrid's clock signal outlives the model.
+struct Waker {
+  sg4::ConditionVariablePtr condition = sg4::ConditionVariable::create();
+  bool waiting = false;                            // the actor waits on `condition`
+  double planned = kNever;                         // ... for its next event, at this time
+  simgrid::kernel::timer::Timer* timer = nullptr;  // armed at `planned`
+  // The clock advanced to within the timing precision of `planned`: the
+  // events then planned are due (not those made later at the same time).
+  bool clock_reached = false;
+
+  void wake_for_clock() {
+    clock_reached = true;
+    condition->notify_one();
+  }
+};
+
 class MaxMinModel final : public CommunicationModel {
  public:
-  explicit MaxMinModel(const ModelContext& c) : context_(c) {}
+  explicit MaxMinModel(const ModelContext& c)
+      : sink_(c.sink), routes_(c.simgrid, c.mapping, system_), mutex_(sg4::Mutex::create()) {
+    // SimGrid's network model has its events happen at the first clock
+    // value within its timing precision before them, whatever model made
+    // the clock advance (a rank's computation ending, say): so do these.
+    std::weak_ptr<Waker> weak = waker_;
+    sg4::Engine::on_time_advance_cb([weak](double) {
+      if (auto waker = weak.lock();
+          waker && waker->waiting && waker->planned - sg4::Engine::get_clock() < kTimingPrecision) {
+        waker->wake_for_clock();
+      }
+    });
+    // The actor lives on a socket endpoint host; it never computes.
+    sg4::Actor::create("maxmin-network", c.simgrid.endpoint(0, 0), [this] { run_actor(); })->daemonize();
+  }
+  ~MaxMinModel() override {
+    if (waker_->timer != nullptr) waker_->timer->remove();
+  }
 
-  // SimGrid completes the communications; they are delivered when awaited.
-  bool delivers_by_itself() const override { return false; }
+  bool delivers_by_itself() const override { return true; }
 
+  // As NetworkCm02Model::communicate: a flow pays its route's latency, then
+  // joins the sharing (at once without latency).
   void start(TransferId id) override {
-    // Copies: sendto_async lets other actors run, which may grow the tables.
-    const Transfer t = context_.sink.transfer(id);
-    const Placement& from = context_.mapping[t.src];
-    const Placement& to = context_.mapping[t.dst];
-    auto* src = context_.simgrid.endpoint(from.node, from.socket);
-    auto* dst = context_.simgrid.endpoint(to.node, to.socket);
-    const sg4::CommPtr comm = sg4::Comm::sendto_async(src, dst, t.bytes);
-    if (comms_.size() <= id) comms_.resize(id + 1);
-    comms_[id] = comm;
-    // Filed under the actor that started it (sender or receiver), which
-    // must outlive it.
-    auto& mine = started_by_[sg4::this_actor::get_pid()];
-    mine.emplace_back(id, comm);
-    if (mine.size() >= 64 && mine.size() % 64 == 0) forget_delivered(mine);
-  }
-
-  // The actor that started a SimGrid communication must outlive it; drain()
-  // runs in the finishing rank's own actor.
-  void drain(int /*rank*/) override {
-    auto it = started_by_.find(sg4::this_actor::get_pid());
-    if (it == started_by_.end()) return;
-    // await() yields: work on a copy of the list.
-    const auto mine = std::move(it->second);
-    started_by_.erase(it);
-    for (const auto& [id, comm] : mine) {
-      if (id < comms_.size() && comms_[id] == comm) await(id);
+    const double now = std::max(sg4::Engine::get_clock(), now_);
+    const Transfer& t = sink_.transfer(id);
+    const std::uint32_t route = routes_.route_of(t.src, t.dst);
+    if (route_of_.size() <= id) route_of_.resize(id + 1);
+    route_of_[id] = route;
+    const double latency = routes_.route(route).latency;
+    if (latency > 0) {
+      latency_ends_.set(id, latency + sg4::Engine::get_clock());
+    } else {
+      join(id, now);
+      solve_at_ = std::min(solve_at_, now);
     }
-  }
-
-  void poll(TransferId id) override {
-    if (id >= comms_.size() || !comms_[id]) return;
-    const sg4::CommPtr comm = comms_[id];
-    if (comm->test() && comms_[id] == comm) {
-      comms_[id] = nullptr;
-      context_.sink.deliver(id, comm->get_finish_time());
-    }
-  }
-
-  void await(TransferId id) override {
-    // The engine only awaits transfers still moving. Their communication may
-    // not be recorded yet: the actor starting it is inside sendto_async,
-    // which let us run. Let it finish.
-    while (id >= comms_.size() || !comms_[id]) {
-      if (context_.sink.transfer(id).state == Transfer::State::Delivered) return;
-      sg4::this_actor::yield();
-    }
-    const sg4::CommPtr comm = comms_[id];
-    comm->wait();
-    // Another waiter (the other side of the message) may have delivered it
-    // meanwhile, and the id may even be reused by a newer transfer.
-    if (comms_[id] == comm) {
-      comms_[id] = nullptr;
-      context_.sink.deliver(id, comm->get_finish_time());
-    }
+    if (waker_->waiting && next_event() < waker_->planned) waker_->condition->notify_one();
   }
 
  private:
-  void forget_delivered(std::vector<std::pair<TransferId, sg4::CommPtr>>& list) const {
-    std::erase_if(list, [this](const auto& entry) {
-      return entry.first >= comms_.size() || comms_[entry.first] != entry.second;
-    });
+  double next_event() const {
+    double next = solve_at_;
+    if (!latency_ends_.empty()) next = std::min(next, latency_ends_.top().time);
+    if (!route_ends_.empty()) next = std::min(next, route_ends_.top().time);
+    return next;
   }
 
-  ModelContext context_;
-  std::vector<sg4::CommPtr> comms_;  // by transfer id, while in flight
-  // Per actor (pid): the communications it started.
-  std::unordered_map<long, std::vector<std::pair<TransferId, sg4::CommPtr>>> started_by_;
+  void join(TransferId id, double at) {
+    const std::uint32_t route = route_of_[id];
+    if (flows_.size() <= route) flows_.resize(routes_.size());
+    flows_[route].join(id, static_cast<double>(sink_.transfer(id).bytes), at);
+    system_.add_flows(routes_.route(route).variable, 1);
+  }
+
+  // Every latency end and completion within SimGrid's timing precision of
+  // `now` happens now; then the sharing is solved once for the instant.
+  void advance(double now, std::vector<TransferId>& completed) {
+    now_ = now;
+    while (!latency_ends_.empty() && latency_ends_.top().time - now < kTimingPrecision) {
+      const TransferId id = latency_ends_.top().id;
+      latency_ends_.pop();
+      join(id, now);
+    }
+    while (!route_ends_.empty() && route_ends_.top().time - now < kTimingPrecision) {
+      const std::uint32_t route = route_ends_.top().id;
+      route_ends_.pop();
+      const int done = flows_[route].complete_due(now, kTimingPrecision, completed);
+      system_.remove_flows(routes_.route(route).variable, done);
+    }
+    for (MaxMinSystem::VariableId v : system_.solve()) {
+      // One variable per route, numbered alike.
+      const double end = flows_[v].set_rate(system_.value(v), now);
+      if (end == kNever) {
+        route_ends_.erase(v);
+      } else {
+        route_ends_.set(v, end);
+      }
+    }
+    solve_at_ = kNever;
+  }
+
+  // Sleeps until the next event (a timer at its exact time, or the first
+  // clock value within SimGrid's timing precision before it), a start that
+  // makes an earlier one, or a start at all when nothing is planned.
+  void wait_for_next(std::unique_lock<sg4::Mutex>& lock, double next) {
+    Waker& w = *waker_;
+    if (w.timer != nullptr && w.planned != next) {
+      w.timer->remove();
+      w.timer = nullptr;
+    }
+    w.planned = next;
+    if (next != kNever && w.timer == nullptr) {
+      w.timer = simgrid::kernel::timer::Timer::set(next, [weak = std::weak_ptr<Waker>(waker_)] {
+        if (auto waker = weak.lock()) {
+          waker->timer = nullptr;  // SimGrid deletes it after this call
+          waker->wake_for_clock();
+        }
+      });
+    }
+    w.waiting = true;
+    w.condition->wait(lock);
+    w.waiting = false;
+  }
+
+  void run_actor() {
+    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    std::vector<TransferId> completed;
+    while (true) {
+      const double next = next_event();
+      const double now = sg4::Engine::get_clock();
+      // Due: events at the current time (a flow without latency, or of 0
+      // bytes, ends where it starts), and, when the clock has just reached
+      // them, those within SimGrid's timing precision.
+      const bool clock_reached = std::exchange(waker_->clock_reached, false);
+      if (next > now && !(clock_reached && next - now < kTimingPrecision)) {
+        wait_for_next(lock, next);
+        continue;
+      }
+      completed.clear();
+      advance(std::max(now, now_), completed);
+      // Delivering may start new transfers: from a copy.
+      const std::vector<TransferId> delivered = completed;
+      for (TransferId id : delivered) sink_.deliver(id, now_);
+    }
+  }
+
+  TransferSink& sink_;
+  MaxMinSystem system_;
+  RouteClasses routes_;
+  std::vector<RouteFlows> flows_;        // by route
+  std::vector<std::uint32_t> route_of_;  // by transfer id, while it moves
+  IndexedHeap<TransferId> latency_ends_;
+  IndexedHeap<std::uint32_t> route_ends_;  // each route's next completion
+  double solve_at_ = kNever;               // a flow joined without latency: solve then
+  double now_ = 0;                         // the time of the last events
+  sg4::MutexPtr mutex_;
+  std::shared_ptr<Waker> waker_ = std::make_shared<Waker>();
 };
 
 }  // namespace
@@ -100,7 +193,7 @@ class MaxMinModel final : public CommunicationModel {
 ModelInfo maxmin_model_info() {
   ModelInfo info;
   info.name = "maxmin";
-  info.description = "SimGrid's LMM max-min fair sharing over the platform's links (the reference)";
+  info.description = "max-min fair sharing of the platform's links, as SimGrid's LMM computes it (incremental solver)";
   info.citation =
       "Casanova et al., Versatile, Scalable, and Accurate Simulation of Distributed Applications and "
       "Platforms, JPDC 2014 (SimGrid, CM02 network model)";

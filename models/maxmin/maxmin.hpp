@@ -3,9 +3,9 @@
 
 namespace contend {
 
-// SimGrid's own max-min fair sharing (LMM solver, CM02 network model) over
-// the platform's links (Casanova et al., JPDC 2014). See
-// models/maxmin/README.md.
+// Max-min fair sharing of the platform's links exactly as SimGrid's LMM
+// solver shares them (CM02 network model; Casanova et al., JPDC 2014),
+// computed by contend's own incremental solver. See models/maxmin/README.md.
 ModelInfo maxmin_model_info();
 
 }  // namespace contend

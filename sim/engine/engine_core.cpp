@@ -253,11 +253,6 @@ bool EngineCore::matched(const Request& q) const { return q.transfer != kNoId &&
 
 void EngineCore::waitall(int me, const std::vector<RequestId>& ids) {
   {
-    Effects fx;
-    enter_mpi(me, fx);
-    apply(fx);
-  }
-  {
     auto& r = rank(me);
     r.wait_incomplete = 0;
     r.wait_unmatched = 0;
@@ -270,6 +265,17 @@ void EngineCore::waitall(int me, const std::vector<RequestId>& ids) {
       if (!matched(q)) ++r.wait_unmatched;
     }
     r.wait_set = ids;
+    // Inside MPI until its requests complete, also while it awaits a SimGrid
+    // activity or is woken but not running yet: handshakes reaching it
+    // meanwhile are answered at once, as for a rank asleep in the wait.
+    r.awaiting = r.wait_incomplete > 0 && !model_->delivers_by_itself();
+  }
+  {
+    // Counted inside MPI first: starting a SimGrid communication lets other
+    // ranks run, whose handshakes must not queue behind this call.
+    Effects fx;
+    enter_mpi(me, fx);
+    apply(fx);
   }
   while (rank(me).wait_incomplete > 0) {
     check_aborted();
@@ -302,6 +308,7 @@ void EngineCore::waitall(int me, const std::vector<RequestId>& ids) {
   double overhead = 0;
   {
     auto& r = rank(me);
+    r.awaiting = false;
     for (RequestId id : ids) {
       auto& q = r.requests[id];
       q.in_wait = false;
@@ -373,6 +380,7 @@ void EngineCore::on_matched(RankState& r, RequestId id, Effects& /*fx*/) {
 // A request of `r` completed.
 void EngineCore::on_completed(RankState& r, RequestId id, Effects& fx) {
   if (id == kNoId || !r.requests[id].in_wait) return;
+  if (r.wait_incomplete == 1) r.awaiting = false;  // its wait is over
   if (--r.wait_incomplete == 0 && r.sleeping) {
     r.sleeping = false;
     fx.wakes.push_back(r.rank);

@@ -89,6 +89,7 @@ class EngineCore final : public TransferSink {
     int wait_unmatched = 0;          // ... of which not matched yet
     bool blocked_for_match = false;  // every incomplete one is unmatched
     bool sleeping = false;           // waiting on `wakeup`
+    bool awaiting = false;           // in a wait on SimGrid activities (inside MPI)
     bool paying_overhead = false;    // busy with an MPI call's CPU overhead (inside MPI)
     // Without background progression: rendezvous handshakes waiting for
     // this rank to enter an MPI call.
@@ -113,9 +114,10 @@ class EngineCore final : public TransferSink {
   void start_transfer(TransferId id, Effects& fx);
   void bind(TransferId id, int receiver, RequestId recv, int caller, Effects& fx);
   // Progression without a progress thread (Progress::None).
-  // A rank inside MPI: waiting, finished (MPI_Finalize), or paying an MPI
-  // call's CPU overhead (LogGOPS o + O k is time spent inside the call).
-  bool progresses(const RankState& r) const { return r.sleeping || r.finished || r.paying_overhead; }
+  // A rank inside MPI: waiting (asleep, or blocked on a SimGrid activity in
+  // the model's await()), finished (MPI_Finalize), or paying an MPI call's
+  // CPU overhead (LogGOPS o + O k is time spent inside the call).
+  bool progresses(const RankState& r) const { return r.sleeping || r.awaiting || r.finished || r.paying_overhead; }
   void receiver_saw_request(TransferId id, int caller, Effects& fx);
   void enter_mpi(int me, Effects& fx);
   void cpu(int me, double seconds);

@@ -14,19 +14,6 @@ using simgrid::kernel::routing::NetPoint;
 
 namespace {
 
-// SimGrid calls this with the number of flows crossing the link.
-sg4::NonLinearResourceCb staircase_capacity(const BandwidthTable& table, double cap) {
-  return [table, cap](double /*nominal*/, int n) { return std::min(cap, table.aggregate(std::max(1, n))); };
-}
-
-sg4::Link* level_link(sg4::NetZone* zone, const std::string& name, const BandwidthTable& table, double latency,
-                      double cap = std::numeric_limits<double>::infinity()) {
-  return zone->create_link(name, std::min(cap, table.max()))
-      ->set_latency(latency)
-      ->set_sharing_policy(sg4::Link::SharingPolicy::NONLINEAR, staircase_capacity(table, cap))
-      ->seal();
-}
-
 sg4::Link* plain_link(sg4::NetZone* zone, const std::string& name, double bandwidth, double latency) {
   return zone->create_link(name, bandwidth)->set_latency(latency)->seal();
 }
@@ -37,6 +24,8 @@ struct NodeZone {
 };
 
 }  // namespace
+
+double LevelCapacity::operator()(int n) const { return std::min(cap, table->aggregate(std::max(1, n))); }
 
 // Builds one node: a full zone with core hosts, socket endpoints and level
 // links. Results are stored by node index, whatever order SimGrid's cluster
@@ -50,6 +39,7 @@ class NodeBuilder {
     std::vector<sg4::Link*>& ingress;
     std::vector<sg4::Link*>& nic_out;
     std::vector<sg4::Link*>& nic_in;
+    std::unordered_map<const sg4::Link*, LevelCapacity>& level_capacity;
   };
 
   NodeBuilder(const Platform& p, const Mapping& mapping, Storage storage) : p_(p), out_(storage) {
@@ -111,6 +101,20 @@ class NodeBuilder {
             static_cast<std::size_t>(socket)) *
                static_cast<std::size_t>(p_.nodes.cores_per_socket) +
            static_cast<std::size_t>(core);
+  }
+
+  // A NONLINEAR link whose capacity for n flows is BW_MP(n) of `table`, at most `cap`.
+  sg4::Link* level_link(sg4::NetZone* zone, const std::string& name, const BandwidthTable& table, double latency,
+                        double cap = std::numeric_limits<double>::infinity()) {
+    const LevelCapacity capacity{&table, cap};
+    auto* link = zone->create_link(name, std::min(cap, table.max()))
+                     ->set_latency(latency)
+                     ->set_sharing_policy(sg4::Link::SharingPolicy::NONLINEAR,
+                                          // SimGrid calls this with the number of flows crossing the link.
+                                          [capacity](double /*nominal*/, int n) { return capacity(n); })
+                     ->seal();
+    out_.level_capacity.emplace(link, capacity);
+    return link;
   }
 
   const Platform& p_;
@@ -195,7 +199,8 @@ void build_dragonfly_plus(const Platform& p, const DragonflyPlusNetwork& net, No
 
 SimgridPlatform::SimgridPlatform(const Platform& p, const Mapping& mapping)
     : sockets_(p.nodes.sockets), cores_per_socket_(p.nodes.cores_per_socket) {
-  NodeBuilder nodes(p, mapping, NodeBuilder::Storage{cores_, endpoints_, memory_, ingress_, nic_out_, nic_in_});
+  NodeBuilder nodes(p, mapping,
+                    NodeBuilder::Storage{cores_, endpoints_, memory_, ingress_, nic_out_, nic_in_, level_capacity_});
   struct Visitor {
     const Platform& p;
     NodeBuilder& nodes;
@@ -212,6 +217,11 @@ sg4::Host* SimgridPlatform::core_host(const Placement& pl) const {
 }
 
 sg4::Host* SimgridPlatform::endpoint(int node, int socket) const { return endpoints_[socket_index(node, socket)]; }
+
+const LevelCapacity* SimgridPlatform::level_capacity(const sg4::Link* link) const {
+  auto it = level_capacity_.find(link);
+  return it == level_capacity_.end() ? nullptr : &it->second;
+}
 
 std::vector<sg4::Link*> SimgridPlatform::node_route(int from_node, int to_node, double* latency) const {
   std::vector<sg4::Link*> links;

@@ -16,12 +16,22 @@
 // The network is SimGrid's StarZone (star) or FatTreeZone (fat-tree), or a
 // full zone with Dragonfly+ routes computed with Boost.Graph (dragonfly+).
 #include <simgrid/s4u.hpp>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 
 namespace contend {
+
+// The capacity of a level link crossed by n flows, as its NONLINEAR callback
+// gives it to SimGrid: the level's BW_MP(n), at most `cap` (the NICs'
+// bandwidth for the NIC links).
+struct LevelCapacity {
+  const BandwidthTable* table = nullptr;  // the platform's, which outlives the simulation
+  double cap = 0;
+  double operator()(int n) const;
+};
 
 class SimgridPlatform {
  public:
@@ -41,6 +51,9 @@ class SimgridPlatform {
 
   // The full SimGrid route between two nodes, NIC links included.
   std::vector<simgrid::s4u::Link*> node_route(int from_node, int to_node, double* latency = nullptr) const;
+  // How the capacity of `link` depends on its flows, if it is a level link
+  // (NONLINEAR); null for the network's plain links.
+  const LevelCapacity* level_capacity(const simgrid::s4u::Link* link) const;
 
  private:
   std::size_t socket_index(int node, int socket) const {
@@ -52,6 +65,7 @@ class SimgridPlatform {
   std::vector<simgrid::s4u::Host*> cores_;
   std::vector<simgrid::s4u::Host*> endpoints_;
   std::vector<simgrid::s4u::Link*> memory_, ingress_, nic_out_, nic_in_;
+  std::unordered_map<const simgrid::s4u::Link*, LevelCapacity> level_capacity_;
 };
 
 }  // namespace contend

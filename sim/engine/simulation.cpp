@@ -23,6 +23,12 @@ namespace {
 // SimGrid's settings, made explicit: pure max-min sharing (CM02) without the
 // LV08 corrections (x0.97 bandwidth, x13.01 latency), without cross-traffic
 // (a reverse flow of 5% on symmetric routes) and without the TCP window bound.
+// network/optim:Full re-solves the whole system at every step: the lazy
+// default's selective update (SimGrid 3.32, lmm::System::
+// update_modified_cnst_set) misses the links of a flow whose first link is
+// already marked modified, so two flows starting at one instant can leave a
+// link over its capacity; Full gives the max-min sharing itself, which the
+// `maxmin` model computes incrementally (models/maxmin/README.md).
 std::vector<std::string> simgrid_arguments() {
   return {"contend",
           "--log=root.thresh:critical",
@@ -33,6 +39,7 @@ std::vector<std::string> simgrid_arguments() {
           "--cfg=network/latency-factor:1",
           "--cfg=network/bandwidth-factor:1",
           "--cfg=network/weight-S:0",
+          "--cfg=network/optim:Full",
           "--cfg=contexts/stack-size:1024"};
 }
 

@@ -1,0 +1,280 @@
+#include "models/maxmin/max_min_system.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <utility>
+
+namespace contend {
+
+namespace {
+
+// SimGrid's double_update (src/surf/surf_interface.hpp): subtracts, and a
+// result below `precision` is zero.
+void subtract(double& variable, double value, double precision) {
+  variable -= value;
+  if (variable < precision) variable = 0.0;
+}
+
+}  // namespace
+
+MaxMinSystem::LinkId MaxMinSystem::add_link(double bandwidth, Policy policy, std::function<double(int)> capacity) {
+  Link link;
+  link.bandwidth = bandwidth;
+  link.policy = policy;
+  link.capacity = std::move(capacity);
+  links_.push_back(std::move(link));
+  return static_cast<LinkId>(links_.size() - 1);
+}
+
+MaxMinSystem::VariableId MaxMinSystem::add_variable(std::vector<LinkId> links, double penalty, double bound) {
+  Variable x;
+  x.links = std::move(links);
+  x.penalty = penalty;
+  x.bound = bound;
+  x.slots.assign(x.links.size(), kNone);
+  variables_.push_back(std::move(x));
+  return static_cast<VariableId>(variables_.size() - 1);
+}
+
+void MaxMinSystem::mark_modified(LinkId l) {
+  if (links_[l].modified) return;
+  links_[l].modified = true;
+  modified_links_.push_back(l);
+}
+
+void MaxMinSystem::attach(VariableId v) {
+  Variable& x = variables_[v];
+  for (std::size_t i = 0; i < x.links.size(); ++i) {
+    auto& list = links_[x.links[i]].variables;
+    x.slots[i] = static_cast<std::uint32_t>(list.size());
+    list.push_back(v);
+  }
+}
+
+void MaxMinSystem::detach(VariableId v) {
+  Variable& x = variables_[v];
+  for (std::size_t i = 0; i < x.links.size(); ++i) {
+    auto& list = links_[x.links[i]].variables;
+    const VariableId last = list.back();
+    const std::uint32_t slot = x.slots[i];
+    list[slot] = last;
+    list.pop_back();
+    if (last != v) {
+      Variable& moved = variables_[last];
+      for (std::size_t j = 0; j < moved.links.size(); ++j) {
+        if (moved.links[j] == x.links[i]) moved.slots[j] = slot;
+      }
+    }
+    x.slots[i] = kNone;
+  }
+}
+
+void MaxMinSystem::add_flows(VariableId v, int count) {
+  Variable& x = variables_[v];
+  if (count <= 0) return;
+  if (x.count == 0) attach(v);
+  x.count += count;
+  for (LinkId l : x.links) {
+    links_[l].flows += count;
+    mark_modified(l);
+  }
+}
+
+void MaxMinSystem::remove_flows(VariableId v, int count) {
+  Variable& x = variables_[v];
+  assert(count <= x.count);
+  if (count <= 0) return;
+  x.count -= count;
+  for (LinkId l : x.links) {
+    links_[l].flows -= count;
+    mark_modified(l);
+  }
+  if (x.count == 0) {
+    detach(v);
+    x.value = 0;
+  }
+}
+
+const std::vector<MaxMinSystem::VariableId>& MaxMinSystem::solve() {
+  solved_.clear();
+  if (modified_links_.empty()) return solved_;
+  collect_component();
+  solve_links();
+  return solved_;
+}
+
+// The modified links and every link coupled to them through variables with
+// flows, in SimGrid's order of discovery (depth first from each modified
+// link); solved_ gets those variables.
+void MaxMinSystem::collect_component() {
+  ++epoch_;
+  component_.clear();
+  std::vector<LinkId> stack;
+  for (LinkId start : modified_links_) {
+    links_[start].modified = false;
+    if (links_[start].visited == epoch_) continue;
+    links_[start].visited = epoch_;
+    stack.push_back(start);
+    while (!stack.empty()) {
+      const LinkId l = stack.back();
+      stack.pop_back();
+      component_.push_back(l);
+      for (VariableId v : links_[l].variables) {
+        Variable& x = variables_[v];
+        if (x.visited == epoch_) continue;
+        x.visited = epoch_;
+        solved_.push_back(v);
+        for (LinkId next : x.links) {
+          if (links_[next].visited == epoch_) continue;
+          links_[next].visited = epoch_;
+          stack.push_back(next);
+        }
+      }
+    }
+  }
+  modified_links_.clear();
+}
+
+// SimGrid's saturated_constraints_update.
+void MaxMinSystem::update_saturated(double ratio, std::uint32_t position) {
+  if (min_usage_ < 0 || min_usage_ > ratio) {
+    min_usage_ = ratio;
+    saturated_.assign(1, position);
+  } else if (min_usage_ == ratio) {
+    saturated_.push_back(position);
+  }
+}
+
+// SimGrid's saturated_variable_set_update: the variables not fixed yet of
+// the saturated links.
+void MaxMinSystem::list_saturated_variables() {
+  for (std::uint32_t position : saturated_) {
+    for (VariableId v : links_[light_[position].link].variables) {
+      Variable& x = variables_[v];
+      if (x.fixed || x.listed) continue;
+      x.listed = true;
+      saturated_variables_.push_back(v);
+    }
+  }
+}
+
+void MaxMinSystem::drop_light(Link& link) {
+  if (link.light == kNone) return;
+  const std::uint32_t position = link.light;
+  light_[position] = light_.back();
+  links_[light_[position].link].light = position;
+  light_.pop_back();
+  link.light = kNone;
+}
+
+// A link's remaining capacity and usage changed: it leaves the links that
+// may saturate once either is (numerically) zero.
+void MaxMinSystem::after_update(Link& link) {
+  if (!(link.usage > kPrecision) || !(link.remaining > link.dynamic_bound * kPrecision)) {
+    drop_light(link);
+  } else if (link.light != kNone) {
+    light_[link.light].remaining_over_usage = link.remaining / link.usage;
+  }
+}
+
+// Shared links: the sum of the rates is bounded.
+void MaxMinSystem::update_shared(Link& link, const Variable& x) {
+  subtract(link.remaining, x.count * x.value, link.dynamic_bound * kPrecision);
+  subtract(link.usage, x.count / x.penalty, kPrecision);
+  after_update(link);
+}
+
+// Fat pipes: each rate is bounded; the usage is the largest of the flows not
+// fixed yet.
+void MaxMinSystem::update_fat_pipe(Link& link) {
+  link.usage = 0.0;
+  for (VariableId v : link.variables) {
+    const Variable& other = variables_[v];
+    if (other.value > 0) continue;
+    link.usage = std::max(link.usage, 1.0 / other.penalty);
+  }
+  after_update(link);
+}
+
+void MaxMinSystem::fix(Variable& x) {
+  x.fixed = true;
+  for (LinkId l : x.links) {
+    Link& link = links_[l];
+    if (link.policy == Policy::FatPipe) {
+      update_fat_pipe(link);
+    } else {
+      update_shared(link, x);
+    }
+  }
+}
+
+// SimGrid's MaxMin::maxmin_solve on component_.
+void MaxMinSystem::solve_links() {
+  min_usage_ = -1;
+  double min_bound = -1;
+  light_.clear();
+  saturated_.clear();
+  for (LinkId l : component_) {
+    Link& link = links_[l];
+    link.light = kNone;
+    link.dynamic_bound = link.bandwidth;
+    if (link.policy == Policy::NonLinear && link.capacity) link.dynamic_bound = link.capacity(link.flows);
+    link.remaining = link.dynamic_bound;
+    if (!(link.remaining > link.dynamic_bound * kPrecision)) continue;
+    link.usage = 0;
+    for (VariableId v : link.variables) {
+      Variable& x = variables_[v];
+      x.value = 0.0;
+      x.fixed = false;
+      if (link.policy != Policy::FatPipe) {
+        link.usage += x.count / x.penalty;
+      } else {
+        link.usage = std::max(link.usage, 1.0 / x.penalty);
+      }
+    }
+    if (link.usage > 0) {
+      link.light = static_cast<std::uint32_t>(light_.size());
+      light_.push_back({l, link.remaining / link.usage});
+      update_saturated(light_.back().remaining_over_usage, link.light);
+    }
+  }
+  list_saturated_variables();
+
+  while (!light_.empty()) {
+    if (saturated_variables_.empty()) {
+      // Saturated links without a flow left to fix: SimGrid asserts this
+      // never happens (a precision problem); drop them rather than loop.
+      for (auto it = saturated_.rbegin(); it != saturated_.rend(); ++it) drop_light(links_[light_[*it].link]);
+    }
+    // A variable whose bound is below the level is fixed at its bound first.
+    for (VariableId v : saturated_variables_) {
+      const Variable& x = variables_[v];
+      if (x.bound > 0 && x.bound * x.penalty < min_usage_) {
+        min_bound = min_bound < 0 ? x.bound * x.penalty : std::min(min_bound, x.bound * x.penalty);
+      }
+    }
+    for (VariableId v : saturated_variables_) {
+      Variable& x = variables_[v];
+      x.listed = false;
+      if (min_bound < 0) {
+        x.value = min_usage_ / x.penalty;
+      } else if (std::abs(min_bound - x.bound * x.penalty) < kPrecision) {
+        x.value = x.bound;
+      } else {
+        continue;  // bounded at another level: considered again in a later round
+      }
+      fix(x);
+    }
+    saturated_variables_.clear();
+    min_usage_ = -1;
+    min_bound = -1;
+    saturated_.clear();
+    for (std::uint32_t position = 0; position < light_.size(); ++position) {
+      update_saturated(light_[position].remaining_over_usage, position);
+    }
+    list_saturated_variables();
+  }
+}
+
+}  // namespace contend

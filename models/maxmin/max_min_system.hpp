@@ -1,0 +1,113 @@
+#pragma once
+// The max-min sharing of SimGrid's LMM system (src/kernel/lmm/maxmin.cpp,
+// SimGrid 3.32), on flow classes instead of single flows, re-solving only
+// the links coupled to those whose flows changed.
+//
+// A *link* is one of SimGrid's constraints: a capacity (its bandwidth, or
+// for a NONLINEAR link capacity(n) of the number n of flows crossing it)
+// shared by the flows crossing it, the sum of their rates at most the
+// capacity (SHARED, NONLINEAR) or each rate at most the capacity (FATPIPE).
+// A *variable* stands for every flow of one route: flows with the same links,
+// the same sharing penalty (SimGrid's CM02: the route's latency) and the same
+// bound. SimGrid gives such flows one value each at every step of its
+// solver (they saturate in the same constraints), so one variable with a
+// count of flows computes what SimGrid's count variables compute: its
+// consumption of a link is count x value, its usage count / penalty, and a
+// NONLINEAR link is crossed by the sum of the counts.
+//
+// solve() re-solves the links whose flows changed since the last solve and
+// every link coupled to them through a variable with flows (SimGrid's
+// selective update: update_modified_cnst_set_rec), with SimGrid's algorithm:
+// constraints saturate in rounds, the one(s) with the smallest remaining /
+// usage first, their variables fixed at that level divided by their
+// penalty (or at their bound when a bound is lower), with SimGrid's
+// precision rules (maxmin/precision 1e-5: a remaining capacity below 1e-5
+// of the capacity, or a usage below 1e-5, counts as saturated).
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace contend {
+
+class MaxMinSystem {
+ public:
+  enum class Policy : std::uint8_t { Shared, FatPipe, NonLinear };
+  using LinkId = std::uint32_t;
+  using VariableId = std::uint32_t;
+  // SimGrid's maxmin/precision.
+  static constexpr double kPrecision = 1e-5;
+
+  // `bandwidth`: the capacity (SimGrid's bound); for NonLinear links,
+  // capacity(n) replaces it when n flows cross the link.
+  LinkId add_link(double bandwidth, Policy policy, std::function<double(int)> capacity = {});
+  // A class of identical flows crossing `links` (each at most once), with
+  // SimGrid's sharing penalty (> 0) and bound (> 0; 0 for none). No flows yet.
+  VariableId add_variable(std::vector<LinkId> links, double penalty, double bound);
+
+  void add_flows(VariableId v, int count);
+  void remove_flows(VariableId v, int count);
+  int flows(VariableId v) const { return variables_[v].count; }
+  // The rate of each flow of `v` since the last solve that included it.
+  double value(VariableId v) const { return variables_[v].value; }
+  bool modified() const { return !modified_links_.empty(); }
+
+  // Re-solves the part of the system coupled to the changes since the last
+  // solve; returns the variables with flows it solved, whose value may have
+  // changed (valid until the next call).
+  const std::vector<VariableId>& solve();
+
+ private:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+
+  struct Link {
+    double bandwidth = 0;
+    Policy policy = Policy::Shared;
+    std::function<double(int)> capacity;
+    int flows = 0;                      // SimGrid's concurrency: flows crossing it
+    std::vector<VariableId> variables;  // those with flows
+    bool modified = false;              // in modified_links_
+    std::uint64_t visited = 0;          // component search epoch
+    double dynamic_bound = 0, remaining = 0, usage = 0;
+    std::uint32_t light = kNone;  // position in light_, while it may saturate
+  };
+  struct Variable {
+    std::vector<LinkId> links;
+    std::vector<std::uint32_t> slots;  // its position in each link's `variables`
+    double penalty = 1, bound = 0;
+    int count = 0;
+    double value = 0;
+    std::uint64_t visited = 0;           // component search epoch
+    bool fixed = false, listed = false;  // solver state
+  };
+  struct Light {  // SimGrid's ConstraintLight
+    LinkId link;
+    double remaining_over_usage;
+  };
+
+  void mark_modified(LinkId l);
+  void attach(VariableId v);
+  void detach(VariableId v);
+  void collect_component();
+  void solve_links();
+  void update_saturated(double ratio, std::uint32_t position);
+  void list_saturated_variables();
+  void fix(Variable& x);
+  void update_shared(Link& link, const Variable& x);
+  void update_fat_pipe(Link& link);
+  void after_update(Link& link);
+  void drop_light(Link& link);
+
+  std::vector<Link> links_;
+  std::vector<Variable> variables_;
+  std::vector<LinkId> modified_links_;
+  std::uint64_t epoch_ = 0;
+  // Scratch of one solve.
+  std::vector<LinkId> component_;
+  std::vector<VariableId> solved_;
+  std::vector<Light> light_;
+  std::vector<std::uint32_t> saturated_;  // positions in light_
+  std::vector<VariableId> saturated_variables_;
+  double min_usage_ = -1;
+};
+
+}  // namespace contend

@@ -1,0 +1,148 @@
+// Model `simgrid-lmm`: every message is a SimGrid communication between the
+// endpoints of its source and destination sockets, so SimGrid's LMM solver
+// shares the links of the route (sim/engine/simgrid_platform.hpp) max-min
+// fairly among the flows crossing them, level links with their tabulated
+// BW_MP(n) capacity: what SimGrid itself would say about the same platform,
+// and the reference the faster `maxmin` (models/maxmin) reproduces.
+// Casanova et al., JPDC 2014 (SimGrid, CM02 network model). Details and
+// validation: models/simgrid_lmm/README.md.
+#include "models/simgrid_lmm/simgrid_lmm.hpp"
+
+#include <simgrid/s4u.hpp>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "sim/engine/simgrid_platform.hpp"
+
+namespace contend {
+namespace {
+namespace sg4 = simgrid::s4u;
+
+class SimgridLmmModel final : public CommunicationModel {
+ public:
+  explicit SimgridLmmModel(const ModelContext& c) : context_(c) {
+    // Starting a SimGrid communication (sendto_async) lets other actors run;
+    // inside a rank's MPI call that would let other ranks act in the middle
+    // of it. A daemon actor starts them instead, at the same simulated time.
+    sg4::Actor::create("simgrid-lmm-starter", c.simgrid.endpoint(0, 0), [this] { run_starter(); })->daemonize();
+  }
+
+  // SimGrid completes the communications; they are delivered when awaited.
+  bool delivers_by_itself() const override { return false; }
+
+  void start(TransferId id) override {
+    to_start_.push_back(id);
+    // Filed under the rank that started it, which awaits it before it ends.
+    auto& mine = started_by_[sg4::this_actor::get_pid()];
+    mine.push_back(id);
+    if (mine.size() >= 64 && mine.size() % 64 == 0) forget_delivered(mine);
+    if (starter_waiting_) starter_->notify_one();
+  }
+
+  // A finishing rank awaits what it started: SimGrid must not be left with
+  // communications nobody waits for. drain() runs in the rank's own actor.
+  void drain(int /*rank*/) override {
+    auto it = started_by_.find(sg4::this_actor::get_pid());
+    if (it == started_by_.end()) return;
+    // await() yields: work on a copy of the list.
+    const auto mine = std::move(it->second);
+    started_by_.erase(it);
+    for (TransferId id : mine) {
+      if (context_.sink.transfer(id).state == Transfer::State::Moving) await(id);
+    }
+  }
+
+  void poll(TransferId id) override {
+    if (id >= comms_.size() || !comms_[id]) return;
+    const sg4::CommPtr comm = comms_[id];
+    if (comm->test() && comms_[id] == comm) {
+      comms_[id] = nullptr;
+      context_.sink.deliver(id, comm->get_finish_time());
+    }
+  }
+
+  void await(TransferId id) override {
+    // The engine only awaits transfers still moving. Their communication may
+    // not be started yet: the starter actor has not run, or is inside
+    // sendto_async, which let us run. Let it finish.
+    while (id >= comms_.size() || !comms_[id]) {
+      if (context_.sink.transfer(id).state == Transfer::State::Delivered) return;
+      sg4::this_actor::yield();
+    }
+    const sg4::CommPtr comm = comms_[id];
+    comm->wait();
+    // Another waiter (the other side of the message) may have delivered it
+    // meanwhile, and the id may even be reused by a newer transfer.
+    if (comms_[id] == comm) {
+      comms_[id] = nullptr;
+      context_.sink.deliver(id, comm->get_finish_time());
+    }
+  }
+
+ private:
+  void run_starter() {
+    std::unique_lock<sg4::Mutex> lock(*mutex_);
+    std::vector<TransferId> batch;
+    while (true) {
+      while (to_start_.empty()) {
+        starter_waiting_ = true;
+        starter_->wait(lock);
+        starter_waiting_ = false;
+      }
+      batch.swap(to_start_);
+      for (TransferId id : batch) start_now(id);
+      batch.clear();
+    }
+  }
+
+  void start_now(TransferId id) {
+    // Copies: sendto_async lets other actors run, which may grow the tables.
+    const Transfer t = context_.sink.transfer(id);
+    const Placement& from = context_.mapping[t.src];
+    const Placement& to = context_.mapping[t.dst];
+    auto* src = context_.simgrid.endpoint(from.node, from.socket);
+    auto* dst = context_.simgrid.endpoint(to.node, to.socket);
+    const sg4::CommPtr comm = sg4::Comm::sendto_async(src, dst, t.bytes);
+    // SimGrid 3.32 does not start a host-to-host communication of 0 bytes
+    // (Comm::set_destination); the first wait() would, and two ranks
+    // waiting for it would start it twice, leaking an action that shares the
+    // link for ever. Start it now, as every other message.
+    if (comm->get_state() != sg4::Activity::State::STARTED) comm->start();
+    if (comms_.size() <= id) comms_.resize(id + 1);
+    comms_[id] = comm;
+  }
+
+  void forget_delivered(std::vector<TransferId>& list) const {
+    std::erase_if(list,
+                  [this](TransferId id) { return context_.sink.transfer(id).state == Transfer::State::Delivered; });
+  }
+
+  ModelContext context_;
+  std::vector<sg4::CommPtr> comms_;  // by transfer id, while in flight
+  // Per rank actor (pid): the transfers it started.
+  std::unordered_map<long, std::vector<TransferId>> started_by_;
+  std::vector<TransferId> to_start_;  // by the starter actor
+  bool starter_waiting_ = false;
+  sg4::MutexPtr mutex_ = sg4::Mutex::create();
+  sg4::ConditionVariablePtr starter_ = sg4::ConditionVariable::create();
+};
+
+}  // namespace
+
+ModelInfo simgrid_lmm_model_info() {
+  ModelInfo info;
+  info.name = "simgrid-lmm";
+  info.description =
+      "SimGrid's own LMM solver sharing the platform's links max-min (maxmin's reference; slow at scale)";
+  info.citation =
+      "Casanova et al., Versatile, Scalable, and Accurate Simulation of Distributed Applications and "
+      "Platforms, JPDC 2014 (SimGrid, CM02 network model)";
+  info.validate = [](const Platform&, const YamlField& params) {
+    if (params.present()) params.allow_only({});
+  };
+  info.create = [](const ModelContext& c) { return std::make_unique<SimgridLmmModel>(c); };
+  return info;
+}
+
+}  // namespace contend
