@@ -76,9 +76,11 @@ std::optional<std::string> explain_extras(CLI::App& app, int argc, char** argv) 
 
 // An error contend did not foresee: one line and what to report, never a dump.
 int internal_error(const std::string& what) {
+  // The first line, then what to do; any details (e.g. which ranks wait) after.
   const auto end_of_line = what.find('\n');
-  std::cerr << "contend: internal error: " << what.substr(0, end_of_line)
-            << " (please report it with the command line and input files)"
+  std::string first = what.substr(0, end_of_line);
+  while (!first.empty() && (first.back() == ':' || first.back() == ' ')) first.pop_back();
+  std::cerr << "contend: internal error: " << first << " (please report it with the command line and input files)"
             << (end_of_line == std::string::npos ? "" : what.substr(end_of_line)) << "\n";
   return kInternal;
 }
