@@ -6,7 +6,7 @@
 // model only decides how fast matched data moves. The engine calls start()
 // when a message's data begins to move; the model calls sink.deliver() when
 // its last byte has arrived. There are two ways to do that:
-//  - drive SimGrid activities (maxmin: SimGrid's own LMM sharing) and
+//  - drive SimGrid activities (simgrid-lmm: SimGrid's own LMM sharing) and
 //    override await(), where the waiting rank blocks on the activity;
 //  - compute rates itself (FluidModel, fluid_model.hpp) on SimGrid's clock,
 //    from its own actor, which is how models beyond SimGrid's reach
