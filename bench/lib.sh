@@ -46,16 +46,17 @@ seconds_since() {
 }
 
 # Sets `pattern` to the METIS halo pattern of P ranks (Thune et al.'s Table
-# IV setting: one mesh of 400,000 active cells, 6 ghost layers, 240 B per
-# ghost cell), generated once into $out (saying so).
+# IV setting: one mesh of 400,000 active cells, OVERLAP ghost layers, default
+# 6, 240 B per ghost cell), generated once into $out (saying so).
+# usage: halo_pattern P [OVERLAP]
 halo_pattern() {
-  local p=$1 start
-  pattern="$out/halo-$p.pattern"
+  local p=$1 overlap=${2:-6} start
+  pattern="$out/halo-$p-overlap$overlap.pattern"
   [ ! -f "$pattern" ] || return 0
   start=$(date +%s%N)
-  "$bin" generate-pattern --ranks "$p" --cells 400000 --overlap 6 --bytes-per-cell 240 -o "$pattern" \
-    > "$out/generate-$p.log"
-  echo "P=$p: generated $(tail -1 "$out/generate-$p.log" | sed 's/^wrote [^:]*: //') in $(seconds_since "$start" 1) s"
+  "$bin" generate-pattern --ranks "$p" --cells 400000 --overlap "$overlap" --bytes-per-cell 240 -o "$pattern" \
+    > "$out/generate-$p-overlap$overlap.log"
+  echo "P=$p: generated $(tail -1 "$out/generate-$p-overlap$overlap.log" | sed 's/^wrote [^:]*: //') in $(seconds_since "$start" 1) s"
 }
 
 # bench_simulate LABEL ARGS...: `contend simulate ARGS` with --stats, within

@@ -26,24 +26,19 @@ bench_start
 echo "contend scale benchmark: models $models on bench/platforms/testbed-64x128.yaml, wall-clock limit ${limit} s per run"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# Sets `pattern` to the halo exchange of P ranks with 10 ghost layers.
-scale_pattern() {
-  local p=$1 start
-  pattern="$out/scale-halo-$p.pattern"
-  [ ! -f "$pattern" ] || return 0
-  start=$(date +%s%N)
-  "$bin" generate-pattern --ranks "$p" --cells 400000 --overlap 10 --bytes-per-cell 240 -o "$pattern" \
-    > "$out/scale-generate-$p.log"
-  echo "P=$p: generated $(tail -1 "$out/scale-generate-$p.log" | sed 's/^wrote [^:]*: //') in $(seconds_since "$start" 1) s"
-}
-
-for p in $ranks; do scale_pattern "$p"; done
+patterns=()
+for p in $ranks; do
+  halo_pattern "$p" 10
+  patterns+=("$pattern")
+done
 echo
 echo "| model | P | messages | wall | read | simulate | write | peak RSS | messages/s |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for model in $models; do
+  i=0
   for p in $ranks; do
-    pattern="$out/scale-halo-$p.pattern"
+    pattern=${patterns[i]}
+    i=$((i + 1))
     result=$("$bin" simulate --platform "$platform" --pattern "$pattern" --mapping block --model "$model" \
       --per-rank "$out/scale-ranks.csv" --messages "$out/scale-messages.csv" --quiet --stats \
       --time-limit "$limit" 2>&1) || true

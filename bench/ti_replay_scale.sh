@@ -42,9 +42,7 @@ pattern_to_ti() {
 }
 
 for p in $ranks; do
-  pattern="$out/scale-halo-$p.pattern"
-  [ -f "$pattern" ] || "$bin" generate-pattern --ranks "$p" --cells 400000 --overlap 10 --bytes-per-cell 240 \
-    -o "$pattern" > /dev/null
+  halo_pattern "$p" 10
   start=$(date +%s%N)
   pattern_to_ti "$pattern" "$out/ti-halo-$p"
   echo "P=$p: TI trace of $(awk '!/^#/ && NF == 3' "$pattern" | wc -l) messages written in $(seconds_since "$start" 1) s" \

@@ -1,6 +1,7 @@
 #include "sim/engine/simulation.hpp"
 
 #include <fmt/format.h>
+#include <malloc.h>
 #include <signal.h>
 
 #include <chrono>
@@ -20,27 +21,48 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
+constexpr const char* kNoGuardPages = "--cfg=contexts/guard-size:0";
+
+// The memory maps a process may have (vm.max_map_count; Linux's default
+// when unreadable).
+long max_memory_maps() {
+  long limit = 65530;
+  if (std::FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+    if (std::fscanf(f, "%ld", &limit) != 1) limit = 65530;
+    std::fclose(f);
+  }
+  return limit;
+}
+
 // SimGrid's settings, made explicit: pure max-min sharing (CM02) without the
 // LV08 corrections (x0.97 bandwidth, x13.01 latency), without cross-traffic
 // (a reverse flow of 5% on symmetric routes) and without the TCP window bound.
+// Each actor (rank) has its own stack; SimGrid protects each with a guard
+// page, which splits the stacks' memory into two maps per actor: beyond
+// about 32 k ranks the process runs out of maps (vm.max_map_count) and
+// SimGrid aborts. Then the stacks go without guard pages, one contiguous
+// allocation each (adjacent ones merge into one map).
 // network/optim:Full re-solves the whole system at every step: the lazy
 // default's selective update (SimGrid 3.32, lmm::System::
 // update_modified_cnst_set) misses the links of a flow whose first link is
 // already marked modified, so two flows starting at one instant can leave a
 // link over its capacity; Full gives the max-min sharing itself, which the
 // `maxmin` model computes incrementally (models/maxmin/README.md).
-std::vector<std::string> simgrid_arguments() {
-  return {"contend",
-          "--log=root.thresh:critical",
-          "--log=xbt_cfg.thresh:critical",
-          "--cfg=network/model:CM02",
-          "--cfg=network/crosstraffic:0",
-          "--cfg=network/TCP-gamma:0",
-          "--cfg=network/latency-factor:1",
-          "--cfg=network/bandwidth-factor:1",
-          "--cfg=network/weight-S:0",
-          "--cfg=network/optim:Full",
-          "--cfg=contexts/stack-size:1024"};
+std::vector<std::string> simgrid_arguments(int ranks) {
+  std::vector<std::string> args = {"contend",
+                                   "--log=root.thresh:critical",
+                                   "--log=xbt_cfg.thresh:critical",
+                                   "--cfg=network/model:CM02",
+                                   "--cfg=network/crosstraffic:0",
+                                   "--cfg=network/TCP-gamma:0",
+                                   "--cfg=network/latency-factor:1",
+                                   "--cfg=network/bandwidth-factor:1",
+                                   "--cfg=network/weight-S:0",
+                                   "--cfg=network/optim:Full",
+                                   "--cfg=contexts/stack-size:1024"};
+  constexpr long kMapsBesideStacks = 8192;  // libraries, heap, SimGrid's own
+  if (2L * ranks + kMapsBesideStacks > max_memory_maps()) args.emplace_back(kNoGuardPages);
+  return args;
 }
 
 // Watches the run's wall-clock time: gives up past the limit, and keeps the
@@ -126,7 +148,15 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   const ModelInfo& info = models.get(options.model);
   if (info.validate) info.validate(platform, platform.model_section(info.name));
 
-  auto args = simgrid_arguments();
+  auto args = simgrid_arguments(workload.rank_count());
+  if (args.back() == kNoGuardPages) {
+    // Without guard pages SimGrid takes each stack from malloc and zeroes it;
+    // glibc's mmap threshold, which grows as large blocks are freed, would
+    // then serve stacks from the heap and the zeroing would touch every page
+    // of every stack (40 k ranks: 5.6 GiB, 32 s). A fixed threshold keeps
+    // each stack its own mapping, zero and untouched until used.
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  }
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
