@@ -13,7 +13,8 @@
 #                            ranks; without it the links are full duplex
 # Placement: the hostfile lists the first CTD_HOSTS nodes (default
 # CTD_SUITE_NODES) with CTD_SLOTS slots each; by default ranks fill node by
-# node (contend's 'block'); pass --map-by node for 'cyclic'.
+# node (contend's 'block'); pass --map-by node for 'cyclic'. CTD_RANKFILE=FILE
+# places the ranks by an Open MPI rankfile instead (validation/mapping/run.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 ctd_load_state
@@ -30,7 +31,9 @@ trap 'rm -rf "$session"' EXIT
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export PMIX_MCA_gds=hash
-mpirun --hostfile "$hostfile" --oversubscribe --bind-to none \
+placement=()
+[ -z "${CTD_RANKFILE:-}" ] || placement=(--rankfile "$CTD_RANKFILE")
+mpirun --hostfile "$hostfile" "${placement[@]}" --oversubscribe --bind-to none \
   --mca plm_rsh_agent "$CTD_DIR/agent.sh" --mca plm_rsh_no_tree_spawn 1 --leave-session-attached \
   --mca orte_tmpdir_base "$session" \
   --mca oob_tcp_if_include "$CTD_CIDR" --mca btl_tcp_if_include "$CTD_CIDR" \
