@@ -32,6 +32,7 @@ struct SimulateOptions {
   std::string platform, pattern, trace, mapping = "block", model = "maxmin", progress;
   std::string per_rank, messages, json, progress_profile;
   std::string ompi = "4.1";
+  std::string compute = "scaled";
   std::vector<std::string> coll;
   bool oversubscribe = false;
   bool quiet = false;
@@ -42,7 +43,7 @@ struct SimulateOptions {
 coll::CollectiveSettings collective_settings(const SimulateOptions& o) {
   coll::CollectiveSettings settings;
   settings.version = coll::parse_ompi_version(o.ompi);
-  for (const std::string& option : o.coll) coll::apply_coll_option(settings, option);
+  coll::apply_coll_options(settings, o.coll);
   return settings;
 }
 
@@ -64,7 +65,10 @@ int run_simulate(const SimulateOptions& o) {
   TraceWorkload* trace = nullptr;
   const PatternWorkload* pattern = nullptr;
   if (!o.trace.empty()) {
-    auto opened = open_trace_workload(o.trace, collectives);
+    const ComputeMode compute = compute_mode_by_name(o.compute);
+    auto opened = open_trace_workload(o.trace, collectives, compute);
+    if (auto note = compute_note(*opened, platform.nodes.core_speed, compute))
+      std::cerr << "contend: note: " << *note << "\n";
     trace = opened.get();
     workload_owner = std::move(opened);
   } else {
@@ -128,6 +132,12 @@ Action add_simulate_command(CLI::App& app) {
   cmd->callback([pattern, trace] {
     if (pattern->count() == 0 && trace->count() == 0) throw CLI::RequiredError("--pattern or --trace");
   });
+  cmd->add_option("--compute", o->compute,
+                  "scaled | measured: a trace's computation in flops at the platform's core speed, or as the "
+                  "seconds recorded (the tracer's CONTEND_TRACE_SPEED)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(compute_mode_names()))
+      ->needs(trace);
   add_mapping_option(*cmd, o->mapping);
   add_model_option(*cmd, o->model);
   add_oversubscribe_flag(*cmd, o->oversubscribe);

@@ -21,10 +21,15 @@ namespace {
 // SimGrid's settings, made explicit: pure max-min sharing (CM02) without the
 // LV08 corrections (x0.97 bandwidth, x13.01 latency), without cross-traffic
 // (a reverse flow of 5% on symmetric routes) and without the TCP window bound.
+// SimGrid's own deadlock report ("Oops! Deadlock detected", kernel category
+// ker_engine) goes nowhere: contend reports a deadlock itself, naming the
+// ranks and what they wait for (EngineCore::unfinished_report).
 std::vector<std::string> simgrid_arguments() {
   return {"contend",
           "--log=root.thresh:critical",
           "--log=xbt_cfg.thresh:critical",
+          "--log=ker_engine.additivity:off",
+          "--log=ker_engine.app:file:/dev/null",
           "--cfg=network/model:CM02",
           "--cfg=network/crosstraffic:0",
           "--cfg=network/TCP-gamma:0",
