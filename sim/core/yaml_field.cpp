@@ -108,8 +108,11 @@ void YamlField::allow_only(const std::vector<std::string>& allowed) const {
   if (!is_map()) fail("a mapping");
   std::set<std::string> seen;
   for (auto it = node_->begin(); it != node_->end(); ++it) {
-    const std::string key = it->first.as<std::string>();
     const auto loc = location_of(it->first.Mark(), *file_);
+    // A complex key (`? {a: 1}`) is no key of ours: yaml-cpp would throw its own exception.
+    if (!it->first.IsScalar())
+      throw Error(loc, (path_.empty() ? std::string("document") : path_) + ": expected a plain key");
+    const std::string key = it->first.Scalar();
     if (!seen.insert(key).second) {
       throw Error(loc, child_path(path_, key) + ": duplicate key");
     }
