@@ -12,7 +12,7 @@ RUN_PLATFORM ?= platforms/epyc-rome-2node.yaml
 RUN_PATTERN  ?= traces/samples/halo-256.pattern
 RUN_MODEL    ?= maxmin
 
-.PHONY: all deps configure build run test bench validate clean
+.PHONY: all deps configure build run test fuzz bench validate clean
 
 all: build
 
@@ -30,6 +30,17 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# Each fuzz target of tests/fuzz for FUZZ_SECONDS (clang, libFuzzer, ASan,
+# UBSan; build-fuzz/); what it finds joins tests/fuzz/corpus/, which
+# `make test` replays (ctest fuzz.*). Not part of CI.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@command -v clang++ > /dev/null || { echo "make fuzz needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)"; exit 1; }
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCONTEND_FUZZ=ON \
+		-DFUZZ_SECONDS=$(FUZZ_SECONDS) > /dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_units fuzz_platform fuzz_pattern fuzz_mapping fuzz_ti_line fuzz_csv
+	@cmake --build build-fuzz -j 1 --target fuzz-run
 
 bench: build
 	bench/engine_scaling.sh --models staircase

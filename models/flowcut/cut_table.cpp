@@ -5,6 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include "sim/core/limits.hpp"
+
 namespace contend {
 namespace {
 
@@ -40,6 +42,10 @@ double parse_cut(const YamlField& field) {
     if (num && den && *den > 0) value = *num / *den;
   }
   if (!value || *value < 0) field.fail(kCutHelp);
+  // A cut multiplies a flow's time: a huge one would make it infinite.
+  if (*value > limits::kMaxPlainNumber) {
+    field.fail_with(limits::exceeds("the flow cut '" + text + "'", limits::kMaxPlainNumberText));
+  }
   return *value;
 }
 

@@ -1,7 +1,12 @@
 #include "models/taulop/bcast_models.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+
+#include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 
 namespace contend::taulop {
 
@@ -25,6 +30,13 @@ Channel BcastModels::channel(int from, int to) const {
 
 std::uint64_t BcastModels::segments(double bytes) const {
   const double n = std::ceil(bytes / static_cast<double>(parameters_.segment_size));
+  // The pipelined models take a stage per segment: bounded as the simulated
+  // collectives are (sim/collectives/context.hpp).
+  if (n > static_cast<double>(limits::kMaxSegments)) {
+    throw Error(limits::exceeds(
+        fmt::format("a broadcast of {:.0f} B in segments of {} B: {:.0f} segments", bytes, parameters_.segment_size, n),
+        limits::kMaxSegmentsText));
+  }
   return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(n));
 }
 

@@ -58,6 +58,7 @@ nlohmann::ordered_json options_used(const SimulateOptions& o, const SimulationOp
   j["progress"] = std::string(progress_name(run.progress.value_or(platform.progress)));
   j["ompi"] = o.workload.ompi;
   j["coll"] = o.workload.coll;
+  if (!o.workload.trace.empty()) j["compute"] = o.workload.compute;
   j["time_limit_s"] = o.time_limit;
   return j;
 }
@@ -80,7 +81,10 @@ int run_simulate(const SimulateOptions& o) {
   TraceWorkload* trace = nullptr;
   const PatternWorkload* pattern = nullptr;
   if (!o.workload.trace.empty()) {
-    auto opened = open_trace_workload(o.workload.trace, collectives);
+    const ComputeMode compute = compute_mode_by_name(o.workload.compute);
+    auto opened = open_trace_workload(o.workload.trace, collectives, compute);
+    if (auto note = compute_note(*opened, platform.nodes.core_speed, compute))
+      std::cerr << "contend: note: " << *note << "\n";
     trace = opened.get();
     workload_owner = std::move(opened);
   } else {

@@ -14,6 +14,12 @@ void add_workload_options(CLI::App& cmd, WorkloadInput& input) {
   cmd.callback([pattern, trace] {
     if (pattern->count() == 0 && trace->count() == 0) throw CLI::RequiredError("--pattern or --trace");
   });
+  cmd.add_option("--compute", input.compute,
+                 "scaled | measured: a trace's computation in flops at the platform's core speed, or as the "
+                 "seconds recorded (the tracer's CONTEND_TRACE_SPEED)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(compute_mode_names()))
+      ->needs(trace);
 }
 
 void add_collective_options(CLI::App& cmd, WorkloadInput& input) {
@@ -28,13 +34,13 @@ void add_collective_options(CLI::App& cmd, WorkloadInput& input) {
 coll::CollectiveSettings collective_settings(const WorkloadInput& input) {
   coll::CollectiveSettings settings;
   settings.version = coll::parse_ompi_version(input.ompi);
-  for (const std::string& option : input.coll) coll::apply_coll_option(settings, option);
+  coll::apply_coll_options(settings, input.coll);
   return settings;
 }
 
 WorkloadSource::WorkloadSource(const WorkloadInput& input) : input_(input), collectives_(collective_settings(input)) {
   if (!input.trace.empty()) {
-    const auto opened = open_trace_workload(input.trace, collectives_);
+    const auto opened = open_trace_workload(input.trace, collectives_, compute_mode_by_name(input.compute));
     ranks_ = opened->rank_count();
     description_ = opened->description();
   } else {
@@ -46,7 +52,7 @@ WorkloadSource::WorkloadSource(const WorkloadInput& input) : input_(input), coll
 
 std::unique_ptr<Workload> WorkloadSource::make() const {
   if (pattern_) return std::make_unique<PatternWorkload>(*pattern_, collectives_);
-  return open_trace_workload(input_.trace, collectives_);
+  return open_trace_workload(input_.trace, collectives_, compute_mode_by_name(input_.compute));
 }
 
 }  // namespace contend::cli

@@ -17,11 +17,12 @@ namespace contend::cli {
 
 struct WorkloadInput {
   std::string pattern, trace;
+  std::string compute = "scaled";  // a trace's computation: scaled | measured
   std::string ompi = "4.1";
   std::vector<std::string> coll;
 };
 
-// --pattern FILE | --trace PATH, exactly one.
+// --pattern FILE | --trace PATH, exactly one; --compute for a trace.
 void add_workload_options(CLI::App& cmd, WorkloadInput& input);
 // --ompi 3.1|4.1 and --coll OP=ALG[...]: how collectives run.
 void add_collective_options(CLI::App& cmd, WorkloadInput& input);

@@ -59,6 +59,7 @@ void allreduce_segmented_ring(Context& c, std::uint64_t count, std::uint64_t seg
     allreduce_ring(c, count);
     return;
   }
+  segments_of(count, p * segcount);  // a phase per P segments: refuses more than limits::kMaxSegments
   std::uint64_t phases = count / (p * segcount);
   const std::uint64_t rest = count % (p * segcount);
   if (rest >= p && rest > p * segcount / 2) ++phases;

@@ -1,4 +1,6 @@
 // MPI_Bcast: coll_base_bcast.c of Open MPI 4.1, rewritten.
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "sim/collectives/context.hpp"
@@ -16,6 +18,12 @@ std::uint64_t segment_count(std::uint64_t segment_bytes, std::uint32_t element_b
     return per;
   }
   return count;
+}
+
+void too_many_segments(std::uint64_t count, std::uint64_t per_segment, std::uint64_t segments) {
+  throw Error(limits::exceeds(fmt::format("{} elements in segments of {}: {} segments", count, per_segment, segments),
+                              limits::kMaxSegmentsText) +
+              "; force a larger segment size (--coll OP=ALGORITHM:SEGSIZE)");
 }
 
 namespace {

@@ -108,6 +108,9 @@ struct CollectiveSettings {
 // into `settings`. Throws
 // contend::Error naming the bad part, with "did you mean" for names.
 void apply_coll_option(CollectiveSettings& settings, std::string_view option);
+// Every `--coll` value in order (a later one overrides an earlier one for the
+// same operation); more than limits::kMaxCollOptions is an error.
+void apply_coll_options(CollectiveSettings& settings, const std::vector<std::string>& options);
 
 // The algorithm names of one operation, in Open MPI id order (index 0 = id 1).
 std::vector<std::string> algorithm_names(CollectiveOp op);

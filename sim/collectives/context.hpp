@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/collectives/collectives.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/engine/mpi.hpp"
 
 namespace contend::coll {
@@ -67,8 +68,14 @@ class Context {
 // COLL_BASE_COMPUTED_SEGCOUNT: elements per segment for a segment size in
 // bytes (0 or >= the message: the whole count).
 std::uint64_t segment_count(std::uint64_t segment_bytes, std::uint32_t element_bytes, std::uint64_t count);
+// Segments of `count` elements, `per_segment` each. More than
+// limits::kMaxSegments is an error: a tiny forced segment size on a large
+// message would make millions of messages.
+[[noreturn]] void too_many_segments(std::uint64_t count, std::uint64_t per_segment, std::uint64_t segments);
 inline std::uint64_t segments_of(std::uint64_t count, std::uint64_t per_segment) {
-  return per_segment == 0 ? 0 : (count + per_segment - 1) / per_segment;
+  const std::uint64_t n = per_segment == 0 ? 0 : count / per_segment + (count % per_segment != 0 ? 1 : 0);
+  if (n > limits::kMaxSegments) too_many_segments(count, per_segment, n);
+  return n;
 }
 
 // The algorithms, by operation. `count` is in elements.

@@ -8,6 +8,7 @@
 #include "sim/collectives/collectives.hpp"
 #include "sim/collectives/decision.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
 
@@ -76,6 +77,15 @@ OmpiVersion parse_ompi_version(std::string_view text) {
   if (t == "3.1" || t == "3") return OmpiVersion::v3_1;
   if (t == "4.1" || t == "4") return OmpiVersion::v4_1;
   throw Error(fmt::format("unknown Open MPI version '{}'; expected 3.1 or 4.1", text));
+}
+
+void apply_coll_options(CollectiveSettings& settings, const std::vector<std::string>& options) {
+  if (options.size() > limits::kMaxCollOptions) {
+    throw Error(limits::exceeds(
+        fmt::format("--coll given {} times", options.size()),
+        fmt::format("{} --coll options (one per collective operation is enough)", limits::kMaxCollOptions)));
+  }
+  for (const std::string& option : options) apply_coll_option(settings, option);
 }
 
 void apply_coll_option(CollectiveSettings& settings, std::string_view option) {

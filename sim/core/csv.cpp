@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "sim/core/file_io.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
 
@@ -126,7 +127,12 @@ long long CsvRow::count(std::string_view column) const {
 
 std::uint64_t CsvRow::size(std::string_view column) const {
   const auto value = units::parse_size(text(column));
-  if (!value) expected(column, units::kSizeHelp);
+  if (!value) {
+    if (auto breach = units::limit_breach(units::QuantityKind::size, text(column)); !breach.empty()) {
+      fail(column, std::string(column) + ": " + breach);
+    }
+    expected(column, units::kSizeHelp);
+  }
   return *value;
 }
 
@@ -147,7 +153,7 @@ CsvFile CsvFile::read(std::istream& in, const std::string& name, const CsvColumn
   header->file = name;
   std::size_t header_fields = 0;
   int number = 0;
-  for (std::string text; std::getline(in, text);) {
+  for (std::string text; read_line(in, text, name, number + 1);) {
     const SourceLocation where{name, ++number, 1};
     const std::string_view content = without_comment(text);
     if (trim(content).empty()) continue;
@@ -189,8 +195,7 @@ CsvFile CsvFile::read(std::istream& in, const std::string& name, const CsvColumn
 }
 
 CsvFile CsvFile::read(const std::string& path, const CsvColumns& columns) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
+  std::ifstream in = open_input(path);
   return read(in, path, columns);
 }
 

@@ -17,10 +17,17 @@ struct SourceLocation {
   std::string str() const;
 };
 
+// A message made safe to print: bytes that are neither printable text nor
+// valid UTF-8 (a binary input echoed in "got '...'") become \xNN, and a line
+// longer than kMaxMessageLine bytes is cut, saying how much was left out.
+std::string printable_message(const std::string& message);
+inline constexpr std::size_t kMaxMessageLine = 2000;
+
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
-  Error(const SourceLocation& where, const std::string& message) : std::runtime_error(where.str() + ": " + message) {}
+  explicit Error(const std::string& message) : std::runtime_error(printable_message(message)) {}
+  Error(const SourceLocation& where, const std::string& message)
+      : std::runtime_error(printable_message(where.str() + ": " + message)) {}
 };
 
 }  // namespace contend

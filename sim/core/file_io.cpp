@@ -20,18 +20,54 @@
 #include <string_view>
 
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/text.hpp"
 
 namespace contend {
 namespace fs = std::filesystem;
 
-std::string read_text(const std::string& path) {
+std::ifstream open_input(const std::string& path, const std::string& cannot_open) {
+  const std::string message = cannot_open.empty() ? "cannot open '" + path + "' for reading" : cannot_open;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error("'" + path + "' is a directory, expected a file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open '" + path + "' for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
+  if (!in) throw Error(message + ": " + std::strerror(errno != 0 ? errno : ENOENT));
+  return in;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in = open_input(path);
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limits::kMaxTextFileBytes) {
+      throw Error(limits::exceeds("'" + path + "'", limits::kMaxTextFileBytesText));
+    }
+  }
   if (in.bad()) throw Error("error while reading '" + path + "'");
-  return text.str();
+  return text;
+}
+
+bool read_line(std::istream& in, std::string& line, const std::string& file, int line_number) {
+  line.clear();
+  std::istream::sentry ok(in, true);
+  if (!ok) return false;
+  std::streambuf* buffer = in.rdbuf();
+  for (;;) {
+    const int c = buffer->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(line.empty() ? std::ios::eofbit | std::ios::failbit : std::ios::eofbit);
+      return !line.empty();
+    }
+    if (c == '\n') return true;
+    if (line.size() >= limits::kMaxLineBytes) {
+      throw Error(SourceLocation{file, line_number, 0},
+                  limits::exceeds("the line", limits::kMaxLineBytesText) + ": is this a text file?");
+    }
+    line.push_back(static_cast<char>(c));
+  }
 }
 
 std::string file_names(const std::vector<std::string>& paths) {

@@ -1,6 +1,8 @@
 #pragma once
 // Whole files in and out.
+#include <fstream>
 #include <functional>
+#include <istream>
 #include <iterator>
 #include <ostream>
 #include <string>
@@ -8,8 +10,20 @@
 
 namespace contend {
 
-// The file's bytes; throws "cannot open 'path' for reading".
+// The file's bytes, at most limits::kMaxTextFileBytes of them; throws
+// "cannot open 'path' for reading: <why>" (see open_input).
 std::string read_text(const std::string& path);
+
+// `path` opened for reading. Throws contend::Error "<cannot_open>: <why>"
+// (no such file, permission denied), or "'path' is a directory, expected a
+// file" (std::ifstream opens a directory and then reads nothing from it).
+// `cannot_open` defaults to "cannot open 'path' for reading".
+std::ifstream open_input(const std::string& path, const std::string& cannot_open = {});
+
+// std::getline with a bound: a line longer than limits::kMaxLineBytes
+// (a binary file, /dev/zero) is an error naming `file`:`line_number`
+// rather than a string that grows until memory runs out.
+bool read_line(std::istream& in, std::string& line, const std::string& file, int line_number);
 
 // Each file read by `read` (a function of the path returning a container),
 // the results one after the other: the raw CSVs of several runs as one.

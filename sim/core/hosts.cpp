@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/text.hpp"
 
 namespace contend {
@@ -104,14 +105,13 @@ Machine default_machine(const NodeArchitecture& nodes) {
 }
 
 Machine with_hosts_file(const Machine& machine, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open hosts file '" + path + "'");
+  std::ifstream in = open_input(path, "cannot open hosts file '" + path + "'");
   const NodeArchitecture& nodes = machine.nodes();
   std::vector<Host> hosts;
   std::unordered_map<std::string, int> seen_at;
   std::string line;
   int line_no = 0;
-  while (std::getline(in, line)) {
+  while (read_line(in, line, path, line_no + 1)) {
     ++line_no;
     std::string_view content = line;
     if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);

@@ -6,7 +6,9 @@
 #include <map>
 
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/launcher_mapping.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/rankfile.hpp"
 #include "sim/core/text.hpp"
 
@@ -24,6 +26,9 @@ namespace {
 
 void check_capacity(int rank_count, const NodeArchitecture& nodes, bool oversubscribe, const std::string& spec) {
   if (rank_count <= 0) throw Error("the workload has no ranks");
+  if (rank_count > limits::kMaxRanks) {
+    throw Error(limits::exceeds("the workload's " + std::to_string(rank_count) + " ranks", limits::kMaxRanksText));
+  }
   if (!oversubscribe && rank_count > nodes.total_cores()) {
     throw Error("mapping '" + spec + "': " + std::to_string(rank_count) + " ranks but the platform has only " +
                 std::to_string(nodes.total_cores()) + " cores (" + std::to_string(nodes.count) + " nodes x " +
@@ -130,15 +135,14 @@ void check_cores_not_shared(const Mapping& mapping, bool oversubscribe, const st
 }
 
 Mapping read_mapping_file(const std::string& path, int rank_count, const NodeArchitecture& nodes, bool oversubscribe) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open mapping file '" + path + "'");
+  std::ifstream in = open_input(path, "cannot open mapping file '" + path + "'");
   check_capacity(rank_count, nodes, true, path);  // capacity is checked per core below
   std::vector<Placement> placements(static_cast<std::size_t>(rank_count));
   std::vector<int> defined_at(static_cast<std::size_t>(rank_count), 0);
   std::map<std::tuple<int, int, int>, int> core_owner;
   std::string line;
   int line_no = 0;
-  while (std::getline(in, line)) {
+  while (read_line(in, line, path, line_no + 1)) {
     ++line_no;
     std::string_view content = line;
     if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);

@@ -7,20 +7,14 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 
+#include "sim/core/file_io.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/pattern_collectives.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
 
 namespace contend {
-namespace {
-
-constexpr long long kMaxRanks = 1 << 24;
-constexpr std::size_t kMaxMessages = std::numeric_limits<std::uint32_t>::max() - 1;
-
-}  // namespace
-
 namespace {
 
 // `1ms`, `2e-3s` (seconds) or `2Gf`, `1e9flop`, `5Mflops` (flops): a unit is required.
@@ -32,10 +26,16 @@ std::pair<double, ComputeSpec::Unit> compute_amount(const PatternLine& line, std
   }
   std::string flops(text);
   if (flops.size() > 4 && flops.substr(flops.size() - 4) == "flop") flops += "s";
-  if (const auto f = units::parse_speed(flops); f && flops.find('/') == std::string::npos) {
-    return {*f, ComputeSpec::Unit::Flops};
+  if (flops.find('/') == std::string::npos) {
+    if (const auto f = units::parse_flops(flops)) return {*f, ComputeSpec::Unit::Flops};
+    if (auto breach = units::limit_breach(units::QuantityKind::flops, flops); !breach.empty()) {
+      line.fail(field, "compute: " + breach);
+    }
   }
   if (const auto s = units::parse_duration(text)) return {*s, ComputeSpec::Unit::Seconds};
+  if (auto breach = units::limit_breach(units::QuantityKind::duration, text); !breach.empty()) {
+    line.fail(field, "compute: " + breach);
+  }
   line.fail(field, "compute: expected " + help + ", got '" + std::string(text) + "'");
 }
 
@@ -149,8 +149,11 @@ int PatternLine::rank(std::size_t field, const char* what) { return rank_in(fiel
 int PatternLine::rank_in(std::size_t field, std::string_view text, const char* what) {
   long long v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || ptr != text.data() + text.size() || v < 0 || v >= kMaxRanks) {
+  if (ec != std::errc{} || ptr != text.data() + text.size() || v < 0) {
     fail(field, std::string(what) + ": expected a rank (an integer >= 0), got '" + std::string(text) + "'");
+  }
+  if (v >= limits::kMaxRanks) {
+    fail(field, std::string(what) + ": " + limits::exceeds("rank " + std::string(text), limits::kMaxRanksText));
   }
   if (declared_ranks_ >= 0 && v >= declared_ranks_) {
     fail(field, "rank " + std::to_string(v) + " is out of range: the pattern declares " +
@@ -163,6 +166,9 @@ int PatternLine::rank_in(std::size_t field, std::string_view text, const char* w
 std::uint64_t PatternLine::size_field(std::size_t field, const char* what) const {
   const auto v = units::parse_size(fields_[field]);
   if (!v) {
+    if (auto breach = units::limit_breach(units::QuantityKind::size, fields_[field]); !breach.empty()) {
+      fail(field, std::string(what) + ": " + breach);
+    }
     fail(field, std::string(what) + ": expected " + std::string(units::kSizeHelp) + ", got '" +
                     std::string(fields_[field]) + "'");
   }
@@ -172,6 +178,9 @@ std::uint64_t PatternLine::size_field(std::size_t field, const char* what) const
 double PatternLine::duration_field(std::size_t field, const char* what) const {
   const auto v = units::parse_duration(fields_[field]);
   if (!v) {
+    if (auto breach = units::limit_breach(units::QuantityKind::duration, fields_[field]); !breach.empty()) {
+      fail(field, std::string(what) + ": " + breach);
+    }
     fail(field, std::string(what) + ": expected " + std::string(units::kDurationHelp) + ", got '" +
                     std::string(fields_[field]) + "'");
   }
@@ -185,7 +194,9 @@ class PatternBuilder {
  public:
   explicit PatternBuilder(Pattern& pattern) : pattern_(pattern) {}
   void add_message(const PatternMessage& m, const PatternLine& line) {
-    if (total_messages_ >= kMaxMessages) line.fail(0, "too many messages (at most 4294967294)");
+    if (total_messages_ >= limits::kMaxMessages) {
+      line.fail(0, limits::exceeds("this message: the pattern's messages", limits::kMaxMessagesText));
+    }
     ++total_messages_;
     if (pending_.messages.empty()) pending_where_ = line.where(0);
     pending_.messages.push_back(m);
@@ -228,7 +239,7 @@ class PatternBuilder {
   Pattern& pattern_;
   ExchangeSpec pending_;
   SourceLocation pending_where_;
-  std::size_t total_messages_ = 0;
+  std::uint64_t total_messages_ = 0;
 };
 
 std::vector<std::string> keyword_names() {
@@ -248,7 +259,7 @@ Pattern read_pattern(std::istream& in, const std::string& name, const PatternLim
   int highest = -1;
   std::string text;
   int line_no = 0;
-  while (std::getline(in, text)) {
+  while (read_line(in, text, name, line_no + 1)) {
     ++line_no;
     std::string_view content = text;
     if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
@@ -296,10 +307,15 @@ Pattern read_pattern(std::istream& in, const std::string& name, const PatternLim
     bool have_start = false, have_type = false;
     for (std::size_t f = 3; f < fields.size(); ++f) {
       if (!have_start && !fields[f].empty() && fields[f][0] == '@') {
-        const auto start = units::parse_duration(fields[f].substr(1));
-        if (!start)
+        const std::string_view text = fields[f].substr(1);
+        const auto start = units::parse_duration(text);
+        if (!start) {
+          if (auto breach = units::limit_breach(units::QuantityKind::duration, text); !breach.empty()) {
+            line.fail(f, "start: " + breach);
+          }
           line.fail(f, "start: expected @ and " + std::string(units::kDurationHelp) + ", got '" +
                            std::string(fields[f]) + "'");
+        }
         m.start = *start;
         have_start = true;
       } else if (!have_type && fields[f].substr(0, 5) == "type=") {
@@ -326,8 +342,7 @@ Pattern read_pattern(std::istream& in, const std::string& name, const PatternLim
 }
 
 Pattern read_pattern(const std::string& path, const PatternLimits& limits) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open pattern file '" + path + "'");
+  std::ifstream in = open_input(path, "cannot open pattern file '" + path + "'");
   return read_pattern(in, path, limits);
 }
 

@@ -51,10 +51,12 @@ std::vector<std::uint64_t> size_list(const PatternLine& line, std::size_t field,
     }
     const auto bytes = units::parse_size(item);
     if (!bytes) {
+      if (auto breach = units::limit_breach(units::QuantityKind::size, item); !breach.empty()) line.fail(field, breach);
       line.fail(field,
                 "expected a list of sizes (" + std::string(units::kSizeHelp) + "), got '" + std::string(item) + "'");
     }
-    if (sizes.size() + repeat > static_cast<std::uint64_t>(line.declared_ranks())) {
+    // Compared without adding: a huge COUNT must not wrap the sum.
+    if (repeat > static_cast<std::uint64_t>(line.declared_ranks()) - sizes.size()) {
       line.fail(field, "the list has more entries than the " + std::to_string(line.declared_ranks()) + " ranks");
     }
     sizes.insert(sizes.end(), repeat, element_checked(line, field, op, *bytes));

@@ -7,6 +7,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/hosts.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
@@ -61,7 +62,7 @@ Progress progress_by_name(std::string_view name) {
 
 unsigned FatTreeNetwork::leaves() const {
   unsigned n = 1;
-  for (unsigned d : down) n *= d;
+  for (unsigned d : down) n *= d;  // bounded by the parser (fat_tree_size)
   return n;
 }
 
@@ -72,10 +73,16 @@ int as_count(const YamlField& f, int max = 1 << 20) { return static_cast<int>(f.
 NodeArchitecture parse_nodes(const YamlField& f) {
   f.allow_only({"count", "sockets", "cores_per_socket", "core_speed", "hosts"});
   NodeArchitecture n;
-  n.count = as_count(f.require("count", "number of nodes"));
-  n.sockets = as_count(f.require("sockets", "sockets per node"), 64);
-  n.cores_per_socket = as_count(f.require("cores_per_socket", "cores per socket"), 4096);
+  const auto count = f.require("count", "number of nodes");
+  n.count = as_count(count, limits::kMaxNodes);
+  n.sockets = as_count(f.require("sockets", "sockets per node"), limits::kMaxSocketsPerNode);
+  n.cores_per_socket = as_count(f.require("cores_per_socket", "cores per socket"), limits::kMaxCoresPerSocket);
   n.core_speed = f.require("core_speed", units::kSpeedHelp).as_speed();
+  if (n.total_cores() > limits::kMaxCores) {
+    count.fail_with(limits::exceeds(std::to_string(n.count) + " nodes x " + std::to_string(n.cores_per_node()) +
+                                        " cores = " + std::to_string(n.total_cores()) + " cores",
+                                    limits::kMaxCoresText));
+  }
   return n;
 }
 
@@ -173,6 +180,32 @@ StarNetwork parse_star(const YamlField& f, const NicParams& nic) {
                      optional_duration(f, "link_latency")};
 }
 
+// What SimGrid's FatTreeZone builds for these parameters (leaves; switches
+// per level: up[0..i] x down[i+1..]; cables per level: switches x down x
+// link_count), each bounded before SimGrid is asked to build it.
+void check_fat_tree_size(const YamlField& f, const FatTreeNetwork& t) {
+  const auto too_big = [&f] {
+    f.fail_with(limits::exceeds("the fat tree's leaves, switches and cables", limits::kMaxNetworkCablesText));
+  };
+  const auto bound = static_cast<std::uint64_t>(limits::kMaxNetworkCables);
+  auto product = [&](std::size_t from, std::size_t to, const std::vector<unsigned>& v, std::uint64_t start) {
+    std::uint64_t n = start;
+    for (std::size_t i = from; i < to; ++i) {
+      const auto next = limits::checked_multiply(n, v[i]);
+      if (!next || *next > bound) too_big();
+      n = *next;
+    }
+    return n;
+  };
+  std::uint64_t total = product(0, t.levels, t.down, 1);  // the leaves
+  for (std::size_t i = 0; i < t.levels; ++i) {
+    const std::uint64_t switches = product(i + 1, t.levels, t.down, product(0, i + 1, t.up, 1));
+    const std::uint64_t cables = product(i, i + 1, t.link_count, product(i, i + 1, t.down, switches));
+    total += switches + cables;
+    if (total > bound) too_big();
+  }
+}
+
 FatTreeNetwork parse_fat_tree(const YamlField& f, const NodeArchitecture& nodes, const NicParams& nic) {
   f.allow_only({"topology", "levels", "down", "up", "link_count", "link_bandwidth", "link_latency"});
   FatTreeNetwork t;
@@ -182,6 +215,7 @@ FatTreeNetwork parse_fat_tree(const YamlField& f, const NodeArchitecture& nodes,
   t.link_count = parse_unsigned_list(f.require("link_count", "parallel links per level"), t.levels);
   t.link_bandwidth = bandwidth_or(f, "link_bandwidth", nic.aggregate_bandwidth());
   t.link_latency = optional_duration(f, "link_latency");
+  check_fat_tree_size(f, t);
   if (t.leaves() < static_cast<unsigned>(nodes.count)) {
     f.child("down").fail_with("the fat tree has " + std::to_string(t.leaves()) + " leaves (product of 'down') but " +
                               std::to_string(nodes.count) + " nodes need one each");
@@ -206,6 +240,15 @@ DragonflyPlusNetwork parse_dragonfly_plus(const YamlField& f, const NodeArchitec
   d.global_link_bandwidth = f.require("global_link_bandwidth", units::kBandwidthHelp).as_bandwidth();
   d.global_link_latency = optional_duration(f, "global_link_latency");
 
+  // Cables: one per node, every leaf to every spine in each group, and
+  // global_links between every pair of groups.
+  const long long groups = d.groups;
+  const long long cables =
+      nodes.count + groups * d.leaves_per_group * d.spines_per_group + groups * (groups - 1) / 2 * d.global_links;
+  if (cables > limits::kMaxNetworkCables) {
+    f.fail_with(limits::exceeds("the Dragonfly+ network's " + std::to_string(cables) + " cables",
+                                limits::kMaxNetworkCablesText));
+  }
   const long long capacity = static_cast<long long>(d.groups) * d.slots_per_group();
   if (auto spread = f.child("nodes_per_group"); spread.present()) {
     auto items = spread.items();

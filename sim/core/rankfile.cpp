@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "sim/core/error.hpp"
+#include "sim/core/file_io.hpp"
 #include "sim/core/text.hpp"
 
 namespace contend {
@@ -147,8 +148,7 @@ int parse_host(std::string_view text, const Machine& machine, const SourceLocati
 }  // namespace
 
 Mapping read_rankfile(const std::string& path, int rank_count, const Machine& machine, bool oversubscribe) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open rankfile '" + path + "'");
+  std::ifstream in = open_input(path, "cannot open rankfile '" + path + "'");
   const NodeArchitecture& nodes = machine.nodes();
   std::vector<Placement> placements(static_cast<std::size_t>(rank_count));
   std::vector<int> defined_at(static_cast<std::size_t>(rank_count), 0);
@@ -157,7 +157,7 @@ Mapping read_rankfile(const std::string& path, int rank_count, const Machine& ma
   int width = 0, width_line = 0;
   std::string line;
   int line_no = 0;
-  while (std::getline(in, line)) {
+  while (read_line(in, line, path, line_no + 1)) {
     ++line_no;
     std::string_view content = line;
     content = content.substr(0, std::min(content.find('#'), content.find("//")));

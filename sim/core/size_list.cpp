@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/units.hpp"
 
 namespace contend {
@@ -10,6 +11,11 @@ namespace {
 
 std::uint64_t size_or_fail(std::string_view text, std::string_view option) {
   const auto size = units::parse_size(text);
+  if (!size) {
+    if (auto breach = units::limit_breach(units::QuantityKind::size, text); !breach.empty()) {
+      throw Error(std::string(option) + ": " + breach);
+    }
+  }
   if (!size || *size == 0) {
     throw Error(std::string(option) +
                 ": expected sizes: A:B (powers of two from A to B), or a comma list of sizes and ranges (each size " +
@@ -24,6 +30,10 @@ std::vector<std::uint64_t> parse_size_list(std::string_view text, std::string_vi
   std::vector<std::uint64_t> sizes;
   std::size_t begin = 0;
   while (true) {
+    if (sizes.size() > limits::kMaxSizeListEntries) {
+      throw Error(std::string(option) + ": " +
+                  limits::exceeds("the list", std::to_string(limits::kMaxSizeListEntries) + " sizes"));
+    }
     const auto comma = text.find(',', begin);
     const auto item = text.substr(begin, comma == std::string_view::npos ? std::string_view::npos : comma - begin);
     if (const auto colon = item.find(':'); colon != std::string_view::npos) {

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "sim/core/limits.hpp"
 #include "sim/core/text.hpp"
 
 namespace contend::units {
@@ -19,7 +21,9 @@ struct Quantity {
   std::string_view unit;    // e.g. "GB/s"
 };
 
-// Splits "12.5GB/s" into "12.5" and "GB/s". Fails on a missing or malformed number.
+// Splits "12.5GB/s" into "12.5" and "GB/s". Fails on a missing or malformed
+// number; a number too large for a double ("1e400") is kept: it is a valid
+// quantity that lies outside contend's limits.
 std::optional<Quantity> split_number(std::string_view text) {
   text = trim(text);
   if (text.empty()) return std::nullopt;
@@ -27,13 +31,15 @@ std::optional<Quantity> split_number(std::string_view text) {
   const auto* begin = text.data();
   const auto* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc{} || ptr == begin || !std::isfinite(value)) return std::nullopt;
+  if ((ec != std::errc{} && ec != std::errc::result_out_of_range) || ptr == begin) return std::nullopt;
+  if (ec == std::errc{} && !std::isfinite(value)) return std::nullopt;  // "inf", "nan": not quantities
   const auto length = static_cast<std::size_t>(ptr - begin);
   return Quantity{text.substr(0, length), trim(text.substr(length))};
 }
 
 // number x 10^exponent, rounded once: "1.7" and -6 give exactly the double
-// nearest to 1.7e-6 (multiplying 1.7 by 1e-6 would round twice).
+// nearest to 1.7e-6 (multiplying 1.7 by 1e-6 would round twice). Numbers
+// beyond a double's range become infinity (or 0 when they underflow).
 double scale_decimal(std::string_view number, int exponent) {
   std::string text(number);
   double factor = 1;
@@ -43,7 +49,15 @@ double scale_decimal(std::string_view number, int exponent) {
     factor = std::pow(10.0, exponent);  // already has an exponent: one more rounding
   }
   double value = 0;
-  std::from_chars(text.data(), text.data() + text.size(), value);  // locale-independent, unlike stod
+  // locale-independent, unlike stod
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range) {
+    // Overflow or underflow: tell them apart by the exponent's sign.
+    const auto e = text.find_first_of("eE");
+    const bool negative_exponent = e != std::string::npos && e + 1 < text.size() && text[e + 1] == '-';
+    value = negative_exponent ? 0.0 : std::numeric_limits<double>::infinity();
+  }
+  (void)ptr;
   return value * factor;
 }
 
@@ -84,33 +98,24 @@ const UnitTable& bandwidth_units() {
 
 }  // namespace
 
-std::optional<double> parse_bandwidth(std::string_view text) {
-  auto v = scaled(text, bandwidth_units());
-  if (!v || *v <= 0) return std::nullopt;
-  return v;
-}
+namespace {
 
-std::optional<double> parse_duration(std::string_view text) {
+const UnitTable& duration_units() {
   static const UnitTable table = {{"", 0, 1.0},    {"s", 0, 1.0},   {"ms", -3, 1.0}, {"us", -6, 1.0},
                                   {"µs", -6, 1.0}, {"ns", -9, 1.0}, {"ps", -12, 1.0}};
-  auto v = scaled(text, table);
-  if (!v || *v < 0) return std::nullopt;
-  return v;
+  return table;
 }
 
-std::optional<std::uint64_t> parse_size(std::string_view text) {
+const UnitTable& size_units() {
   static const UnitTable table = {
       {"", 0, 1.0},           {"B", 0, 1.0},      {"k", 0, 1024.0},      {"K", 0, 1024.0},         {"M", 0, 1048576.0},
       {"G", 0, 1073741824.0}, {"KiB", 0, 1024.0}, {"MiB", 0, 1048576.0}, {"GiB", 0, 1073741824.0}, {"kB", 3, 1.0},
       {"KB", 3, 1.0},         {"MB", 6, 1.0},     {"GB", 9, 1.0}};
-  auto v = scaled(text, table);
-  if (!v || *v < 0 || *v > 1.8e19) return std::nullopt;
-  const double rounded = std::round(*v);
-  if (std::fabs(rounded - *v) > 1e-9 * std::max(1.0, *v)) return std::nullopt;  // fractional bytes
-  return static_cast<std::uint64_t>(rounded);
+  return table;
 }
 
-std::optional<double> parse_speed(std::string_view text) {
+// Speeds (flop/s) and amounts of computation (flop) share their syntax.
+const UnitTable& flop_units() {
   static const UnitTable table = [] {
     UnitTable t{{"", 0, 1.0}};
     for (const auto& [prefix, exponent] :
@@ -119,9 +124,94 @@ std::optional<double> parse_speed(std::string_view text) {
     }
     return t;
   }();
-  auto v = scaled(text, table);
-  if (!v || *v <= 0) return std::nullopt;
-  return v;
+  return table;
+}
+
+// A quantity's value as written (syntax only: any value, infinity for one
+// beyond a double), and whether it lies within contend's limits.
+struct Reading {
+  std::optional<double> value;
+  bool valid = false;  // a quantity of this kind at all (e.g. a bandwidth > 0)
+  bool within = false;
+};
+
+Reading read(QuantityKind kind, std::string_view text) {
+  using namespace limits;
+  Reading r;
+  switch (kind) {
+    case QuantityKind::bandwidth:
+      r.value = scaled(text, bandwidth_units());
+      r.valid = r.value && *r.value > 0;
+      r.within = r.valid && *r.value >= kMinBandwidth && *r.value <= kMaxBandwidth;
+      break;
+    case QuantityKind::duration:
+      r.value = scaled(text, duration_units());
+      r.valid = r.value && *r.value >= 0;
+      r.within = r.valid && *r.value <= kMaxDuration;
+      break;
+    case QuantityKind::size: {
+      r.value = scaled(text, size_units());
+      r.valid = r.value && *r.value >= 0;
+      if (r.valid && std::isfinite(*r.value)) {
+        const double rounded = std::round(*r.value);
+        r.valid = std::fabs(rounded - *r.value) <= 1e-9 * std::max(1.0, *r.value);  // no fractional bytes
+      }
+      r.within = r.valid && *r.value <= static_cast<double>(kMaxMessageBytes);
+      break;
+    }
+    case QuantityKind::speed:
+      r.value = scaled(text, flop_units());
+      r.valid = r.value && *r.value > 0;
+      r.within = r.valid && *r.value >= kMinSpeed && *r.value <= kMaxSpeed;
+      break;
+    case QuantityKind::flops:
+      r.value = scaled(text, flop_units());
+      r.valid = r.value && *r.value > 0;
+      r.within = r.valid && *r.value <= kMaxFlops;
+      break;
+  }
+  return r;
+}
+
+std::optional<double> accepted(QuantityKind kind, std::string_view text) {
+  const Reading r = read(kind, text);
+  if (!r.within) return std::nullopt;
+  return r.value;
+}
+
+}  // namespace
+
+std::optional<double> parse_bandwidth(std::string_view text) { return accepted(QuantityKind::bandwidth, text); }
+
+std::optional<double> parse_duration(std::string_view text) { return accepted(QuantityKind::duration, text); }
+
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+  const auto v = accepted(QuantityKind::size, text);
+  if (!v) return std::nullopt;
+  return static_cast<std::uint64_t>(std::round(*v));
+}
+
+std::optional<double> parse_speed(std::string_view text) { return accepted(QuantityKind::speed, text); }
+
+std::optional<double> parse_flops(std::string_view text) { return accepted(QuantityKind::flops, text); }
+
+std::string limit_breach(QuantityKind kind, std::string_view text) {
+  const Reading r = read(kind, text);
+  if (!r.valid || r.within) return {};
+  const std::string quoted = "'" + std::string(trim(text)) + "'";
+  switch (kind) {
+    case QuantityKind::bandwidth:
+      return limits::outside("the bandwidth " + quoted, limits::kBandwidthRangeText);
+    case QuantityKind::duration:
+      return limits::exceeds("the duration " + quoted, limits::kMaxDurationText);
+    case QuantityKind::size:
+      return limits::exceeds("the size " + quoted, limits::kMaxMessageBytesText);
+    case QuantityKind::speed:
+      return limits::outside("the speed " + quoted, limits::kSpeedRangeText);
+    case QuantityKind::flops:
+      return limits::exceeds("the amount " + quoted, limits::kMaxFlopsText);
+  }
+  return {};
 }
 
 namespace {

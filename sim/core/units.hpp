@@ -7,9 +7,14 @@
 //   duration   1.7us  5ms  0.5ns  plain number = seconds
 //   size       4096  8KiB  16K  1MB   K/M/G alone are binary (16K = 16384), kB/MB/GB decimal
 //   speed      2.25Gf  2.25e9  1Gflop/s   plain number = flop/s
+//   flops      2Gf  1e9flops  5Mf        an amount of computation, flop
 //
-// Each parser returns nothing when the text is not a valid quantity; callers
-// turn that into an error naming where the text came from.
+// Each parser returns nothing when the text is not a valid quantity, or is
+// one outside contend's limits (sim/core/limits.hpp: a bandwidth of 1 B/s to
+// 1 PB/s, a duration of at most 1e9 s, a size of at most 1 TiB, ...): a
+// value that overflows as it is scaled ("1e308GB/s") is refused, never
+// infinite. Callers turn that into an error naming where the text came
+// from: limit_breach() says which limit, when one was broken.
 //
 // The formatters write quantities back: in the parsers' syntax for the files
 // contend writes ("12.5GB/s", "1.7us", "64KiB"), and in human-readable forms
@@ -25,6 +30,14 @@ std::optional<double> parse_bandwidth(std::string_view text);
 std::optional<double> parse_duration(std::string_view text);
 std::optional<std::uint64_t> parse_size(std::string_view text);
 std::optional<double> parse_speed(std::string_view text);
+std::optional<double> parse_flops(std::string_view text);
+
+// When parse_X refused a text that does read as a quantity of that kind,
+// the limit it breaks: "the bandwidth '1e308GB/s' is outside contend's
+// limits, 1 B/s to 1e15 B/s (docs/limits.md)"; empty otherwise (the text is
+// not such a quantity, or was accepted).
+enum class QuantityKind { bandwidth, duration, size, speed, flops };
+std::string limit_breach(QuantityKind kind, std::string_view text);
 
 // What each parser accepts, for error messages.
 inline constexpr std::string_view kBandwidthHelp = "a bandwidth such as 12.5GB/s, 100Mbps or 1e9 (B/s)";

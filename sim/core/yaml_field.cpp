@@ -1,9 +1,12 @@
 #include "sim/core/yaml_field.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <set>
 
+#include "sim/core/file_io.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
 
@@ -19,13 +22,24 @@ std::string child_path(const std::string& parent, std::string_view key) {
   return parent.empty() ? std::string(key) : parent + "." + std::string(key);
 }
 
-YamlField load(const std::string& name, const std::string& text, bool from_file) {
+// YAML text holds no NUL byte: a file with one is binary (yaml-cpp would
+// guess a UTF-16 or UTF-32 encoding for it and read garbage).
+void check_text(const std::string& name, const std::string& text) {
+  const auto nul = text.find('\0');
+  if (nul == std::string::npos) return;
+  const auto line_start = text.rfind('\n', nul);
+  const int line =
+      1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
+  const int column = static_cast<int>(nul - (line_start == std::string::npos ? 0 : line_start + 1)) + 1;
+  throw Error(SourceLocation{name, line, column}, "a NUL byte: expected YAML text, not a binary file");
+}
+
+YamlField load(const std::string& name, const std::string& text) {
+  check_text(name, text);
   auto file = std::make_shared<const std::string>(name);
   try {
-    YAML::Node root = from_file ? YAML::LoadFile(name) : YAML::Load(text);
+    YAML::Node root = YAML::Load(text);
     return YamlField(root, "", file, SourceLocation{name, 1, 1});
-  } catch (const YAML::BadFile&) {
-    throw Error("cannot open '" + name + "' for reading");
   } catch (const YAML::ParserException& e) {
     throw Error(location_of(e.mark, name), "YAML syntax error: " + e.msg);
   }
@@ -33,9 +47,11 @@ YamlField load(const std::string& name, const std::string& text, bool from_file)
 
 }  // namespace
 
-YamlField YamlField::load_file(const std::string& path) { return load(path, "", true); }
+// Read through read_text: its size bound and its errors for directories and
+// unreadable paths (yaml-cpp would read a device such as /dev/zero forever).
+YamlField YamlField::load_file(const std::string& path) { return load(path, read_text(path)); }
 
-YamlField YamlField::load_string(const std::string& text, const std::string& name) { return load(name, text, false); }
+YamlField YamlField::load_string(const std::string& text, const std::string& name) { return load(name, text); }
 
 YamlField::YamlField(YAML::Node node, std::string path, std::shared_ptr<const std::string> file,
                      SourceLocation fallback)
@@ -92,8 +108,11 @@ void YamlField::allow_only(const std::vector<std::string>& allowed) const {
   if (!is_map()) fail("a mapping");
   std::set<std::string> seen;
   for (auto it = node_->begin(); it != node_->end(); ++it) {
-    const std::string key = it->first.as<std::string>();
     const auto loc = location_of(it->first.Mark(), *file_);
+    // A complex key (`? {a: 1}`) is no key of ours: yaml-cpp would throw its own exception.
+    if (!it->first.IsScalar())
+      throw Error(loc, (path_.empty() ? std::string("document") : path_) + ": expected a plain key");
+    const std::string key = it->first.Scalar();
     if (!seen.insert(key).second) {
       throw Error(loc, child_path(path_, key) + ": duplicate key");
     }
@@ -153,6 +172,9 @@ double YamlField::as_number() const {
   double value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(value)) fail("a number");
+  if (std::fabs(value) > limits::kMaxPlainNumber) {
+    fail_with(limits::exceeds("the number '" + text + "'", limits::kMaxPlainNumberText));
+  }
   return value;
 }
 
@@ -163,28 +185,34 @@ bool YamlField::as_bool() const {
   fail("true or false");
 }
 
+namespace {
+
+// A quantity of `kind`: the limit it breaks, or what was expected.
+template <typename Parse>
+auto quantity(const YamlField& field, const std::string& text, units::QuantityKind kind, std::string_view help,
+              Parse parse) {
+  auto v = parse(text);
+  if (v) return *v;
+  if (const std::string breach = units::limit_breach(kind, text); !breach.empty()) field.fail_with(breach);
+  field.fail(help);
+}
+
+}  // namespace
+
 double YamlField::as_bandwidth() const {
-  auto v = units::parse_bandwidth(scalar_text());
-  if (!v) fail(units::kBandwidthHelp);
-  return *v;
+  return quantity(*this, scalar_text(), units::QuantityKind::bandwidth, units::kBandwidthHelp, units::parse_bandwidth);
 }
 
 double YamlField::as_duration() const {
-  auto v = units::parse_duration(scalar_text());
-  if (!v) fail(units::kDurationHelp);
-  return *v;
+  return quantity(*this, scalar_text(), units::QuantityKind::duration, units::kDurationHelp, units::parse_duration);
 }
 
 std::uint64_t YamlField::as_size() const {
-  auto v = units::parse_size(scalar_text());
-  if (!v) fail(units::kSizeHelp);
-  return *v;
+  return quantity(*this, scalar_text(), units::QuantityKind::size, units::kSizeHelp, units::parse_size);
 }
 
 double YamlField::as_speed() const {
-  auto v = units::parse_speed(scalar_text());
-  if (!v) fail(units::kSpeedHelp);
-  return *v;
+  return quantity(*this, scalar_text(), units::QuantityKind::speed, units::kSpeedHelp, units::parse_speed);
 }
 
 }  // namespace contend

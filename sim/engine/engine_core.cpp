@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
@@ -65,7 +67,12 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
   const TransferId tid = transfers_.add(t);
   auto& stats = level_stats_[static_cast<std::size_t>(level)];
   ++stats.messages;
-  stats.bytes += bytes;
+  // A trace may hold any number of messages: its volume must not wrap.
+  const auto volume = limits::checked_add(stats.bytes, bytes);
+  if (!volume) {
+    throw Error(fmt::format("rank {}: the {} volume of the run exceeds 2^64 - 1 bytes", me, level_name(level)));
+  }
+  stats.bytes = *volume;
 
   Request q{.kind = Request::Kind::Send,
             .peer = dst,
@@ -389,13 +396,15 @@ void EngineCore::on_completed(RankState& r, RequestId id, Effects& fx) {
 
 void EngineCore::compute(int me, double flops) {
   check_aborted();
-  if (flops < 0) throw Error(fmt::format("rank {}: negative compute amount {}", me, flops));
+  if (!(flops >= 0) || !std::isfinite(flops)) throw Error(fmt::format("rank {}: invalid compute amount {}", me, flops));
   if (flops > 0) sg4::this_actor::execute(flops * compute_slowdown_);
 }
 
 void EngineCore::sleep(int me, double seconds) {
   check_aborted();
-  if (seconds < 0) throw Error(fmt::format("rank {}: negative sleep duration {}", me, seconds));
+  if (!(seconds >= 0) || !std::isfinite(seconds)) {
+    throw Error(fmt::format("rank {}: invalid sleep duration {}", me, seconds));
+  }
   if (seconds > 0) sg4::this_actor::sleep_for(seconds);
 }
 

@@ -48,10 +48,15 @@ long max_memory_maps() {
 // already marked modified, so two flows starting at one instant can leave a
 // link over its capacity; Full gives the max-min sharing itself, which the
 // `maxmin` model computes incrementally (models/maxmin/README.md).
+// SimGrid's own deadlock report ("Oops! Deadlock detected", kernel category
+// ker_engine) goes nowhere: contend reports a deadlock itself, naming the
+// ranks and what they wait for (EngineCore::unfinished_report).
 std::vector<std::string> simgrid_arguments(int ranks) {
   std::vector<std::string> args = {"contend",
                                    "--log=root.thresh:critical",
                                    "--log=xbt_cfg.thresh:critical",
+                                   "--log=ker_engine.additivity:off",
+                                   "--log=ker_engine.app:file:/dev/null",
                                    "--cfg=network/model:CM02",
                                    "--cfg=network/crosstraffic:0",
                                    "--cfg=network/TCP-gamma:0",

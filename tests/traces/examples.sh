@@ -11,7 +11,7 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 for dir in "$src"/traces/examples/traces/*/; do
   name=$(basename "$dir")
   "$contend" simulate --platform "$src/platforms/testbed.yaml" --trace "$dir/trace.txt" --per-rank "$name.csv" > "$name.txt"
-  expected=$(cat "$dir"/rank-*.txt | awk '{print $2}' | sort | uniq -c | awk '{printf " %s %s", $2, $1}')
+  expected=$(grep -hv '^#' "$dir"/rank-*.txt | awk '{print $2}' | sort | uniq -c | awk '{printf " %s %s", $2, $1}')
   replayed=$(sed -n 's/^  trace actions  //p' "$name.txt")
   [ "$expected" = "$replayed" ] || { echo "$name: trace has$expected, contend replayed $replayed"; exit 1; }
   "$contend" compare --measured "$dir/measured.csv" --predicted "$name.csv" | tail -1

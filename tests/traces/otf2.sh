@@ -31,5 +31,5 @@ makespan() { sed -n 's/^  makespan *//p' "$1"; }
 echo "makespan: OTF2 $(makespan replay.txt), converted TI $(makespan ti-replay.txt)"
 # Errors name the archive and the rank: a missing archive, then a broken one.
 if "$contend" simulate --platform "$src/tests/traces/cluster4.yaml" --trace missing/traces.otf2 2> err.txt; then exit 1; fi
-grep -q "missing/traces.otf2: cannot open the OTF2 archive" err.txt || { cat err.txt; exit 1; }
+grep -q "cannot open OTF2 anchor file 'missing/traces.otf2': No such file or directory" err.txt || { cat err.txt; exit 1; }
 echo "otf2 test passed"

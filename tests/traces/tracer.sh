@@ -17,7 +17,9 @@ done
 [ "$(wc -l < out/trace.txt)" = 4 ] || { echo "index should list 4 rank files"; exit 1; }
 [ "$(wc -l < out/profile.csv)" = 5 ] && [ "$(wc -l < out/measured.csv)" = 5 ] || { echo "profile/measured: 4 rows expected"; exit 1; }
 for r in 0 1 2 3; do
-  [ "$(head -1 out/rank-$r.txt)" = "$r init" ] && [ "$(tail -1 out/rank-$r.txt)" = "$r finalize" ] \
+  [ "$(head -1 out/rank-$r.txt)" = "# contend-trace compute-speed 1e+09" ] \
+    || { echo "rank $r's trace must record the compute speed first"; exit 1; }
+  [ "$(sed -n 2p out/rank-$r.txt)" = "$r init" ] && [ "$(tail -1 out/rank-$r.txt)" = "$r finalize" ] \
     || { echo "rank $r's trace must start with init and end with finalize"; exit 1; }
 done
 ls out/*.part 2>/dev/null && { echo "part files left behind"; exit 1; }
@@ -37,10 +39,12 @@ grep -q "type=vector:16,1,16:float" out/rank-1.txt || { echo "vector layout not 
 # Replay: every action of the trace is replayed.
 "$contend" simulate --platform "$src/tests/traces/cluster4.yaml" --trace out/trace.txt --per-rank predicted.csv > replay.txt
 cat replay.txt
-expected=$(cat out/rank-*.txt | awk '{print $2}' | sort | uniq -c | awk '{printf " %s %s", $2, $1}')
+expected=$(grep -hv '^#' out/rank-*.txt | awk '{print $2}' | sort | uniq -c | awk '{printf " %s %s", $2, $1}')
 replayed=$(sed -n 's/^  trace actions  //p' replay.txt)
 [ "$expected" = "$replayed" ] || { echo "coverage: trace has$expected, contend replayed $replayed"; exit 1; }
 "$contend" compare --measured out/measured.csv --predicted predicted.csv
+# --compute measured replays the recorded seconds (the trace records its speed).
+"$contend" simulate --platform "$src/tests/traces/cluster4.yaml" --trace out/trace.txt --compute measured --quiet
 # The profile is what Denis et al.'s dedicated-core model reads.
 "$contend" progress --profile out/profile.csv --cores 2 > progress.txt
 # Fails loudly: an unwritable directory stops the job with a message.

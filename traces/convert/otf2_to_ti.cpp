@@ -23,6 +23,7 @@ ConversionSummary convert_otf2_to_ti(const std::string& anchor, const std::strin
     const std::string name = "rank-" + std::to_string(r) + ".txt";
     files.push_back(name);
     write_file_atomically(dir + "/" + name, [&](std::ostream& out) {
+      out << ti_speed_comment(speed) << '\n';  // for the replay's --compute measured
       for (const auto& [id, members] : defs.communicators) {
         TiAction split;
         split.kind = TiKind::CommSplit;

@@ -7,12 +7,31 @@
 #include <deque>
 #include <limits>
 
+#include "sim/core/file_io.hpp"
+
 namespace contend {
 
 namespace {
 
 void check(OTF2_ErrorCode code, const std::string& path, const char* what) {
   if (code != OTF2_SUCCESS) throw Error(fmt::format("{}: {}: {}", path, what, OTF2_Error_GetDescription(code)));
+}
+
+// OTF2 prints every error it meets on stderr, a trail of its own source
+// lines; contend reports the failure itself, in one line (check above).
+OTF2_ErrorCode keep_otf2_quiet(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char*, va_list) {
+  return code;
+}
+
+// The archive's anchor file, opened by OTF2: a missing path, a directory or
+// a file OTF2 cannot read is one clear error.
+OTF2_Reader* open_archive(const std::string& anchor) {
+  static const bool quiet = (OTF2_Error_RegisterCallback(keep_otf2_quiet, nullptr), true);
+  (void)quiet;
+  open_input(anchor, "cannot open OTF2 anchor file '" + anchor + "'");  // exists, readable, not a directory
+  OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
+  if (!reader) throw Error(anchor + ": not an OTF2 archive (its anchor file cannot be read)");
+  return reader;
 }
 
 // ------------------------------------------------------------ definitions
@@ -114,8 +133,7 @@ Otf2Definitions finish(const DefinitionsBuilder& b, const std::string& path) {
 }  // namespace
 
 Otf2Definitions read_otf2_definitions(const std::string& anchor) {
-  OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
-  if (!reader) throw Error(anchor + ": cannot open the OTF2 archive");
+  OTF2_Reader* reader = open_archive(anchor);
   DefinitionsBuilder builder;
   try {
     check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), anchor, "reader set-up");
@@ -514,8 +532,7 @@ OTF2_CallbackCode ev_collective(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, vo
 Otf2RankReader::Otf2RankReader(const Otf2Definitions& defs, int rank) : impl_(std::make_unique<Impl>(defs, rank)) {
   Impl& m = *impl_;
   const std::string& path = defs.path;
-  m.reader = OTF2_Reader_Open(path.c_str());
-  if (!m.reader) throw Error(path + ": cannot open the OTF2 archive");
+  m.reader = open_archive(path);
   const OTF2_LocationRef location = defs.rank_locations.at(static_cast<std::size_t>(rank));
   check(OTF2_Reader_SetSerialCollectiveCallbacks(m.reader), path, "reader set-up");
   check(OTF2_Reader_SelectLocation(m.reader, location), path, "selecting a location");

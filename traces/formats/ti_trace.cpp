@@ -10,8 +10,10 @@
 #include <sstream>
 #include <utility>
 
+#include "sim/core/limits.hpp"
 #include "sim/core/pattern.hpp"
 #include "sim/core/text.hpp"
+#include "sim/core/units.hpp"
 
 namespace contend {
 namespace fs = std::filesystem;
@@ -61,6 +63,22 @@ constexpr std::array kKindNames{
     KindName{TiKind::TestAny, "testany"},
     KindName{TiKind::TestAll, "testall"},
     KindName{TiKind::TestSome, "testsome"},
+    KindName{TiKind::Location, "location"},
+    KindName{TiKind::Scan, "scan"},
+    KindName{TiKind::Exscan, "exscan"},
+    // The names SimGrid wrote before 3.20 (smpi_replay.cpp of 3.19), with the
+    // arguments of today's except where parse_arguments says.
+    KindName{TiKind::Isend, "Isend"},
+    KindName{TiKind::Irecv, "Irecv"},
+    KindName{TiKind::Waitall, "waitAll"},
+    KindName{TiKind::Allreduce, "allReduce"},
+    KindName{TiKind::Alltoall, "allToAll"},
+    KindName{TiKind::Alltoallv, "allToAllV"},
+    KindName{TiKind::Gatherv, "gatherV"},
+    KindName{TiKind::Scatterv, "scatterV"},
+    KindName{TiKind::Allgather, "allGather"},
+    KindName{TiKind::Allgatherv, "allGatherV"},
+    KindName{TiKind::ReduceScatter, "reduceScatter"},
 };
 
 // SimGrid 3.32's predefined datatypes (smpi_datatype.cpp), by id: the size is
@@ -106,22 +124,39 @@ class Fields {
   int rank(std::size_t i, const char* what, int world, bool any_allowed = false) const {
     return in_range(i, what, any_allowed ? -1 : 0, world - 1);
   }
-  std::int64_t count(std::size_t i, const char* what) const {
+  // A count of elements: at least 0 (or -1, "unknown", where SimGrid's
+  // receive probes for the size), at most a message's limit.
+  std::int64_t count(std::size_t i, const char* what, bool unknown_allowed = false) const {
     const long long v = integer(i, what);
-    if (v < 0) line_.fail(i, fmt::format("{}: expected a count >= 0, got {}", what, v));
+    if (v < 0 && !(unknown_allowed && v == kTiUnknownCount)) {
+      line_.fail(i, fmt::format("{}: expected a count >= 0{}, got {}", what, unknown_allowed ? " (or -1)" : "", v));
+    }
+    if (static_cast<std::uint64_t>(std::max(v, 0LL)) > limits::kMaxMessageBytes) {
+      line_.fail(
+          i, fmt::format("{}: {}", what, limits::exceeds(fmt::format("{} elements", v), limits::kMaxMessageBytesText)));
+    }
     return v;
   }
-  double amount(std::size_t i, const char* what) const {
+  // Flops (compute, reductions) or seconds (sleep), within contend's limits.
+  double amount(std::size_t i, const char* what, bool seconds = false) const {
     const auto text = line_[i];
     double d = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-    if (ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(d) || d < 0) {
+    if ((ec != std::errc{} && ec != std::errc::result_out_of_range) || ptr != text.data() + text.size() ||
+        (ec == std::errc{} && !std::isfinite(d)) || d < 0 || text.front() == '-') {
       line_.fail(i, fmt::format("{}: expected a number >= 0, got '{}'", what, text));
+    }
+    const double max = seconds ? limits::kMaxDuration : limits::kMaxFlops;
+    if (ec == std::errc::result_out_of_range || d > max) {
+      line_.fail(i, fmt::format("{}: {}", what,
+                                limits::exceeds(fmt::format("'{}'", text),
+                                                seconds ? limits::kMaxDurationText : limits::kMaxFlopsText)));
     }
     return d;
   }
   std::string datatype(std::size_t i) const {
     if (i >= line_.size()) return {};
+    if (line_[i] == "-1") return {};  // SimGrid before 3.20: a type it could not encode, replayed as the default
     if (!simgrid_datatype_size(line_[i])) {
       line_.fail(i, fmt::format("unknown datatype id '{}': SimGrid 3.32 predefines ids 0 to 59", line_[i]));
     }
@@ -170,7 +205,41 @@ std::string take_layout(std::vector<std::string_view>& fields) {
   return layout;
 }
 
-void parse_arguments(TiAction& a, Fields& f, int world) {
+// SimGrid before 3.20 wrote point-to-point lines without a tag:
+// `send PEER COUNT [DATATYPE]`; they are replayed with tag 0, as it did.
+void point_to_point_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
+  const std::string_view name = a.name.empty() ? ti_kind_name(a.kind) : a.name;
+  const bool receive = a.kind == TiKind::Recv || a.kind == TiKind::Irecv;
+  if (dialect == TiDialect::before_3_20) {
+    f.need(4, fmt::format("RANK {} PEER COUNT [DATATYPE] (SimGrid before 3.20)", name));
+    a.peer = f.rank(2, "peer", world, receive);
+    a.count = f.count(3, "count", receive);
+    a.datatype1 = f.datatype(4);
+    return;
+  }
+  f.need(5, fmt::format("RANK {} PEER TAG COUNT [DATATYPE]", name));
+  a.peer = f.rank(2, "peer", world, receive);
+  a.tag = f.in_range(3, "tag", receive ? -1 : 0, 2147483647);
+  a.count = f.count(4, "count", receive);  // a receive of unknown size (-1): SimGrid probes for it
+  a.datatype1 = f.datatype(5);
+}
+
+// allgatherv SEND_COUNT RECV_COUNT x n, then what SimGrid 3.32's parser
+// accepts after them: [DATATYPE1 DATATYPE2] [DISPLACEMENT x n], told apart
+// by their number as it does (GatherVArgParser); displacements do not
+// change what moves.
+void allgatherv_tail(TiAction& a, Fields& f, std::size_t n) {
+  const std::size_t after_counts = 3 + n;
+  if (f.size() > after_counts + n) {
+    f.datatypes(after_counts, a);  // datatypes and displacements
+  } else if (f.size() > after_counts + 2) {
+    return;  // displacements only: the default datatype
+  } else {
+    f.datatypes(after_counts, a);
+  }
+}
+
+void parse_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
   const std::string_view name = ti_kind_name(a.kind);
   switch (a.kind) {
     case TiKind::Init:
@@ -182,25 +251,24 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
     case TiKind::Send:
     case TiKind::Isend:
     case TiKind::Recv:
-    case TiKind::Irecv: {
-      f.need(5, fmt::format("RANK {} PEER TAG COUNT [DATATYPE]", name));
-      const bool receive = a.kind == TiKind::Recv || a.kind == TiKind::Irecv;
-      a.peer = f.rank(2, "peer", world, receive);
-      a.tag = f.in_range(3, "tag", receive ? -1 : 0, 2147483647);
-      a.count = f.count(4, "count");
-      a.datatype1 = f.datatype(5);
+    case TiKind::Irecv:
+      point_to_point_arguments(a, f, world, dialect);
       break;
-    }
     case TiKind::Test:
     case TiKind::Wait:
+      // SimGrid before 3.20 named no request: the last one posted.
+      if (f.size() == 2) {
+        a.latest_request = true;
+        break;
+      }
       f.need(5, fmt::format("RANK {} SRC DST TAG", name));
       a.src = f.rank(2, "src", world, true);
       a.dst = f.rank(3, "dst", world);
       a.tag = f.in_range(4, "tag", -1, 2147483647);
       break;
     case TiKind::Waitall:
-      f.need(3, "RANK waitall N");
-      a.amount = static_cast<double>(f.count(2, "request count"));
+      // The count is informative (SimGrid waits for every pending request).
+      if (f.size() > 2) a.amount = static_cast<double>(f.count(2, "request count"));
       break;
     case TiKind::Compute:
       f.need(3, "RANK compute FLOPS");
@@ -208,7 +276,19 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
       break;
     case TiKind::Sleep:
       f.need(3, "RANK sleep SECONDS");
-      a.amount = f.amount(2, "seconds");
+      a.amount = f.amount(2, "seconds", true);
+      break;
+    case TiKind::Location:
+      // Where the call was made (smpi/trace-call-location); nothing to replay.
+      f.need(4, "RANK location FILE LINE");
+      a.count = f.count(3, "line");
+      break;
+    case TiKind::Scan:
+    case TiKind::Exscan:
+      f.need(4, fmt::format("RANK {} COUNT FLOPS [DATATYPE]", name));
+      a.count = f.count(2, "count");
+      a.amount = f.amount(3, "flops");
+      a.datatype1 = f.datatype(4);
       break;
     case TiKind::Bcast:
       f.need(3, "RANK bcast COUNT [ROOT [DATATYPE]]");
@@ -251,7 +331,7 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
       if (a.kind == TiKind::Gatherv) {
         f.root_and_datatypes(3 + n, world, a);
       } else {
-        f.datatypes(3 + n, a);
+        allgatherv_tail(a, f, n);
       }
       break;
     }
@@ -284,8 +364,7 @@ void parse_arguments(TiAction& a, Fields& f, int world) {
       break;
     }
     case TiKind::CommSize:
-      f.need(3, "RANK comm_size N");
-      a.count = f.count(2, "size");
+      if (f.size() > 2) a.count = f.count(2, "size");  // informative: SimGrid's replay ignores it
       break;
     case TiKind::CommSplit:
       // SimGrid writes no arguments (and replays it as a no-op): then it is a
@@ -351,7 +430,7 @@ std::optional<int> simgrid_datatype_size(std::string_view id) {
 }
 
 std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line_no, int world,
-                                      const CommSizeLookup& comm_size) {
+                                      const CommSizeLookup& comm_size, TiDialect dialect) {
   std::string_view content = text;
   if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
   if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
@@ -385,7 +464,7 @@ std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& 
                                          comm));
     size = *known;
   }
-  parse_arguments(action, f, size);
+  parse_arguments(action, f, size, dialect);
   return action;
 }
 
@@ -495,151 +574,52 @@ std::string format_ti_action(const TiAction& a) {
     case TiKind::TestAll:
     case TiKind::TestSome:
       break;
+    case TiKind::Location:
+      out += fmt::format(" ? {}", a.count);
+      break;
+    case TiKind::Scan:
+    case TiKind::Exscan:
+      out += fmt::format(" {} {}", a.count, number(a.amount));
+      append_types(out, a.datatype1);
+      break;
   }
   if (!a.layout.empty()) out += " type=" + a.layout;
   if (a.comm != 0) out += fmt::format(" comm={}", a.comm);
   return out;
 }
 
+namespace {
+constexpr std::string_view kSpeedComment = "# contend-trace compute-speed ";
+}  // namespace
+
+std::optional<double> ti_recorded_speed(std::string_view text, const std::string& file, int line) {
+  if (!text.starts_with(kSpeedComment)) return std::nullopt;
+  const std::string_view value = trim(text.substr(kSpeedComment.size()));
+  const auto speed = units::parse_speed(value);
+  if (!speed) {
+    throw Error(SourceLocation{file, line, static_cast<int>(kSpeedComment.size()) + 1},
+                fmt::format("compute-speed: expected {}, got '{}'", units::kSpeedHelp, value));
+  }
+  return speed;
+}
+
+std::string ti_speed_comment(double flops_per_second) { return fmt::format("{}{}", kSpeedComment, flops_per_second); }
+
 std::uint64_t ti_bytes(std::int64_t count, const std::string& datatype, bool default_is_double,
                        const SourceLocation& where) {
   const int size = datatype.empty() ? (default_is_double ? 8 : 1) : simgrid_datatype_size(datatype).value_or(-1);
   if (size < 0) throw Error(where, "unknown datatype id '" + datatype + "'");
-  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+  return ti_element_bytes(count, static_cast<std::uint32_t>(size), where);
 }
 
-namespace {
-
-// A line that starts `RANK ACTION` with a known action: the file holds actions.
-bool looks_like_action(const std::string& text) {
-  const auto fields = split_blanks(text);
-  if (fields.size() < 2) return false;
-  int rank = 0;
-  auto [ptr, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), rank);
-  if (ec != std::errc{} || ptr != fields[0].data() + fields[0].size()) return false;
-  const auto& names = ti_action_names();
-  return std::find(names.begin(), names.end(), fields[1]) != names.end();
-}
-
-std::string resolve_rank_file(const std::string& index, const std::string& name, int line) {
-  const fs::path listed(name);
-  const fs::path dir = fs::path(index).parent_path();
-  std::vector<fs::path> candidates{dir / listed, listed};
-  // SimGrid lists paths relative to the directory smpirun ran in: INDEX_files/
-  // next to the index is where they are wherever the trace was moved.
-  if (listed.has_parent_path()) candidates.push_back(dir / listed.parent_path().filename() / listed.filename());
-  if (listed.is_absolute()) candidates = {listed, dir / listed.parent_path().filename() / listed.filename()};
-  for (const auto& c : candidates) {
-    if (fs::is_regular_file(c)) return c.string();
+std::uint64_t ti_element_bytes(std::int64_t count, std::uint32_t element_bytes, const SourceLocation& where) {
+  if (count == kTiUnknownCount) return limits::kMaxMessageBytes;  // a receive that takes any size
+  const auto bytes = limits::checked_multiply(static_cast<std::uint64_t>(count), element_bytes);
+  if (!bytes || *bytes > limits::kMaxMessageBytes) {
+    throw Error(
+        where, limits::exceeds(fmt::format("{} elements of {} B", count, element_bytes), limits::kMaxMessageBytesText));
   }
-  throw Error(
-      SourceLocation{index, line, 1},
-      fmt::format("rank file '{}' not found (looked in {}, the current directory and {})", name,
-                  dir.empty() ? "." : dir.string(), (dir / (fs::path(index).filename().string() + "_files")).string()));
-}
-
-// Cheap test before parsing a line of a single-file trace: most lines belong
-// to other ranks.
-bool starts_with_rank(const std::string& text, int rank) {
-  std::size_t i = text.find_first_not_of(" \t");
-  if (i == std::string::npos || text[i] == '#') return false;
-  int value = -1;
-  auto [ptr, ec] = std::from_chars(text.data() + i, text.data() + text.size(), value);
-  return ec != std::errc{} || value == rank;  // a malformed line is parsed (and reported)
-}
-
-}  // namespace
-
-namespace {
-
-// The highest rank a single-file trace names (one streaming pass).
-int highest_rank_in(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the trace");
-  std::string text;
-  int line = 0;
-  int highest = -1;
-  while (std::getline(in, text)) {
-    ++line;
-    auto content = trim(std::string_view(text).substr(0, text.find('#')));
-    if (content.empty()) continue;
-    const auto fields = split_blanks(content);
-    int rank = -1;
-    auto [ptr, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), rank);
-    if (ec != std::errc{} || ptr != fields[0].data() + fields[0].size() || rank < 0) {
-      throw Error(SourceLocation{path, line, 1}, fmt::format("expected 'RANK ACTION ...', got '{}'", content));
-    }
-    highest = std::max(highest, rank);
-  }
-  return highest;
-}
-
-}  // namespace
-
-TiTraceFiles open_ti_trace(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the trace");
-  TiTraceFiles files;
-  files.path = path;
-  std::string text;
-  int line = 0;
-  std::vector<std::string> listed;
-  while (std::getline(in, text)) {
-    ++line;
-    auto content = trim(std::string_view(text).substr(0, text.find('#')));
-    if (content.empty()) continue;
-    if (listed.empty() && looks_like_action(std::string(content))) {
-      // The file holds actions: every rank's, in one file.
-      files.rank_files.assign(static_cast<std::size_t>(highest_rank_in(path) + 1), path);
-      files.single_file = true;
-      return files;
-    }
-    listed.push_back(resolve_rank_file(path, std::string(content), line));
-  }
-  if (listed.size() == 1) {
-    // SimGrid's tracing/smpi/format/ti-one-file: an index naming one file of every rank.
-    const int ranks = std::max(highest_rank_in(listed.front()) + 1, 1);
-    files.single_file = ranks > 1;
-    files.rank_files.assign(static_cast<std::size_t>(ranks), listed.front());
-  } else {
-    files.rank_files = std::move(listed);
-  }
-  if (files.rank_files.empty()) throw Error(path + ": empty trace (expected an index of rank files or TI actions)");
-  return files;
-}
-
-TiRankReader::TiRankReader(const TiTraceFiles& files, int rank)
-    : file_(files.rank_files.at(static_cast<std::size_t>(rank))),
-      in_(file_),
-      rank_(rank),
-      world_(files.ranks()),
-      single_file_(files.single_file) {
-  if (!in_) throw Error(file_ + ": cannot open rank " + std::to_string(rank) + "'s trace");
-}
-
-std::optional<TiAction> TiRankReader::next() {
-  while (std::getline(in_, text_)) {
-    ++line_;
-    if (single_file_ && !starts_with_rank(text_, rank_)) continue;
-    auto action = parse_ti_line(text_, file_, line_, world_, [this](int id) -> std::optional<int> {
-      auto it = comm_sizes_.find(id);
-      if (it == comm_sizes_.end()) return std::nullopt;
-      return it->second;
-    });
-    if (!action) continue;
-    if (action->rank != rank_) {
-      if (single_file_) continue;
-      throw Error(SourceLocation{file_, line_, 1},
-                  fmt::format("line for rank {} in rank {}'s file", action->rank, rank_));
-    }
-    return action;
-  }
-  if (in_.bad()) throw Error(file_ + ": read error");
-  return std::nullopt;
-}
-
-void write_ti_index(std::ostream& out, const std::vector<std::string>& rank_files) {
-  for (const auto& f : rank_files) out << f << '\n';
+  return *bytes;
 }
 
 }  // namespace contend

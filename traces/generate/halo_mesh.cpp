@@ -1,5 +1,6 @@
 #include "traces/generate/halo_mesh.hpp"
 
+#include <fmt/format.h>
 #include <metis.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 
 namespace contend {
 namespace {
@@ -69,7 +71,10 @@ struct Graph {
 }  // namespace
 
 ManyPairPattern generate_halo_pattern(const HaloMeshOptions& o, HaloMeshStats* stats) {
-  if (o.parts < 1 || o.parts > (1 << 24)) throw Error("--ranks: expected 1..16777216 parts");
+  if (o.parts < 1) throw Error("--ranks: expected at least 1 part");
+  if (o.parts > limits::kMaxRanks) {
+    throw Error("--ranks: " + limits::exceeds(std::to_string(o.parts) + " parts", limits::kMaxRanksText));
+  }
   if (o.cells_per_part < 1) throw Error("--cells-per-rank: expected a positive number");
   if (o.overlap < 1 || o.overlap > 16) throw Error("--overlap: expected 1..16 ghost layers");
   if (o.bytes_per_cell < 1) throw Error("--bytes-per-cell: expected a positive number");
@@ -77,7 +82,19 @@ ManyPairPattern generate_halo_pattern(const HaloMeshOptions& o, HaloMeshStats* s
   std::normal_distribution<double> normal(0.0, 1.0);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
 
+  // The grid's cells (active or not) are what the generator allocates:
+  // bounded before any of it is (about 250 bytes per cell with METIS).
+  const double requested = o.total_cells > 0 ? static_cast<double>(o.total_cells)
+                                             : static_cast<double>(o.parts) * static_cast<double>(o.cells_per_part);
+  if (requested > static_cast<double>(limits::kMaxMeshCells)) {
+    throw Error(limits::exceeds(fmt::format("a mesh of {:.0f} active cells", requested), limits::kMaxMeshCellsText));
+  }
   const Grid g = choose_grid(o);
+  if (g.size() > 2 * limits::kMaxMeshCells) {
+    throw Error(
+        limits::exceeds(fmt::format("the mesh's grid of {} cells (with --inactive {})", g.size(), o.inactive_fraction),
+                        fmt::format("{} grid cells", 2 * limits::kMaxMeshCells)));
+  }
   const auto columns_inside = outline(g, o, rng);
 
   // Active cells (3% pinch-outs inside the outline) and their permeability:

@@ -40,9 +40,10 @@ std::uint32_t element_size(const std::string& datatype, bool default_is_double, 
   return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, ti_bytes(1, datatype, default_is_double, where)));
 }
 
-std::vector<std::uint64_t> scaled(const std::vector<std::int64_t>& counts, std::uint32_t size) {
+std::vector<std::uint64_t> scaled(const std::vector<std::int64_t>& counts, std::uint32_t size,
+                                  const SourceLocation& where) {
   std::vector<std::uint64_t> out;
-  for (auto c : counts) out.push_back(static_cast<std::uint64_t>(c) * size);
+  for (auto c : counts) out.push_back(ti_element_bytes(c, size, where));
   return out;
 }
 
@@ -95,7 +96,10 @@ coll::CollectiveCall collective_call(const TiAction& a, const coll::Communicator
   call.op = *op;
   call.root = a.root;
   call.element_bytes = size1;
-  auto bytes = [](std::int64_t count, std::uint32_t size) { return static_cast<std::uint64_t>(count) * size; };
+  auto bytes = [&](std::int64_t count, std::uint32_t size) { return ti_element_bytes(count, size, where); };
+  auto scaled = [&](const std::vector<std::int64_t>& counts, std::uint32_t size) {
+    return contend::scaled(counts, size, where);
+  };
   auto own_entry_only = [&](std::uint64_t own) {
     std::vector<std::uint64_t> counts(static_cast<std::size_t>(comm.size()), 0);
     counts[me] = own;
@@ -161,6 +165,19 @@ class RequestStore {
     auto it = store_.find(key);
     if (it == store_.end()) return std::nullopt;
     return pop_front(it);
+  }
+  // The request posted last (SimGrid before 3.20: wait and test name none);
+  // nothing if none is pending.
+  std::optional<std::optional<RequestId>> pop_latest() {
+    auto latest = store_.end();
+    for (auto it = store_.begin(); it != store_.end(); ++it) {
+      if (latest == store_.end() || it->second.back().first > latest->second.back().first) latest = it;
+    }
+    if (latest == store_.end()) return std::nullopt;
+    auto id = latest->second.back().second;
+    latest->second.pop_back();
+    if (latest->second.empty()) store_.erase(latest);
+    return id;
   }
   // The oldest request of all (SimGrid's waitAny names none); nothing if none is pending.
   std::optional<std::optional<RequestId>> pop_oldest() {
@@ -239,6 +256,15 @@ class RankReplay {
     return c.world_rank(local);
   }
 
+  // At the core's speed, or (--compute measured) as the seconds they took when traced.
+  void compute_flops(double flops) {
+    if (const auto& speed = shared_.measured_speed()) {
+      mpi_.compute_seconds(flops / *speed);
+    } else {
+      mpi_.compute(flops);
+    }
+  }
+
   // The message's datatype: contiguous, or the layout the tracer recorded.
   DatatypeId layout(const TiAction& a) {
     if (a.layout.empty()) return kContiguous;
@@ -269,6 +295,10 @@ class RankReplay {
   }
 
   void wait(const TiAction& a) {
+    if (a.latest_request) {
+      if (auto id = requests_.pop_latest(); id && *id) mpi_.wait(**id);
+      return;
+    }
     if (auto id = requests_.pop({a.src, a.dst, a.tag, a.comm})) {
       if (*id) mpi_.wait(**id);
       return;
@@ -279,6 +309,14 @@ class RankReplay {
 
   void test(const TiAction& a) {
     // As SimGrid: a test of nothing pending (an earlier test succeeded) is ignored.
+    if (a.latest_request) {
+      // Before 3.20: the last request, put back (SimGrid's reqq push_back).
+      if (auto id = requests_.pop_latest(); id && *id) {
+        const bool done = mpi_.test(**id);
+        requests_.add({0, 0, 0, -1}, done ? std::nullopt : *id);
+      }
+      return;
+    }
     const RequestStore::Key key{a.src, a.dst, a.tag, a.comm};
     if (auto id = requests_.pop(key); id && *id) {
       const bool done = mpi_.test(**id);
@@ -299,7 +337,7 @@ class RankReplay {
     const coll::Communicator& c = comm(a.comm);
     coll::run_collective(mpi_, c, collective_call(a, c, default_is_double_, source_.where()), shared_.collectives());
     // SimGrid's replay computes a reduction's FLOPS after the collective.
-    if (a.amount > 0) mpi_.compute(a.amount);
+    if (a.amount > 0) compute_flops(a.amount);
   }
 
   // MPI_Comm_split: Open MPI allgathers every member's (color, key) on the
@@ -367,7 +405,7 @@ class RankReplay {
         if (a.in_seconds) {
           mpi_.compute_seconds(a.amount);
         } else {
-          mpi_.compute(a.amount);
+          compute_flops(a.amount);
         }
         break;
       case TiKind::Sleep:
@@ -383,6 +421,12 @@ class RankReplay {
       case TiKind::TestAll:
       case TiKind::TestSome:
         break;  // SimGrid names no request
+      case TiKind::Location:
+        break;  // where the call was made
+      case TiKind::Scan:
+      case TiKind::Exscan:
+        fail(fmt::format("'{}': SimGrid's replay accepts MPI_Scan and MPI_Exscan, contend does not simulate them",
+                         ti_action_name(a)));
       case TiKind::CommSplit:
         split(a);
         break;

@@ -39,6 +39,9 @@ class ReplayShared {
  public:
   explicit ReplayShared(coll::CollectiveSettings collectives = {}) : collectives_(std::move(collectives)) {}
   const coll::CollectiveSettings& collectives() const { return collectives_; }
+  // --compute measured: flops become seconds at the speed the trace recorded.
+  void replay_flops_as_seconds(double recorded_speed) { measured_speed_ = recorded_speed; }
+  const std::optional<double>& measured_speed() const { return measured_speed_; }
 
   // Member `local_rank` of a split of `parent_context` (its `derivation`-th
   // derived communicator) gives its pair; `members` is the parent's size.
@@ -57,6 +60,7 @@ class ReplayShared {
     int taken = 0;
   };
   coll::CollectiveSettings collectives_;
+  std::optional<double> measured_speed_;
   std::map<std::pair<int, int>, Split> splits_;
   std::map<std::string, long long> counts_;
 };

@@ -11,9 +11,11 @@ namespace contend {
 
 class TiWorkload final : public TraceWorkload {
  public:
-  explicit TiWorkload(const std::string& path, const coll::CollectiveSettings& collectives = {});
+  explicit TiWorkload(const std::string& path, const coll::CollectiveSettings& collectives = {},
+                      ComputeMode compute = ComputeMode::scaled);
 
   int rank_count() const override { return files_.ranks(); }
+  std::optional<double> recorded_speed() const override { return files_.recorded_speed; }
   std::string description() const override;
   void run(Mpi& mpi) override;
 

@@ -126,6 +126,9 @@ void Tracer::start(int world_rank) {
   trace_.open(dir_ + "/rank-" + std::to_string(rank_) + ".txt");
   calls_.open(dir_ + "/calls-" + std::to_string(rank_) + ".csv");
   calls_.append("call,start,duration,compute_before\n");
+  // The speed the computation's seconds become flops at, for the replay's
+  // --compute measured (a comment line: SimGrid's replay skips it).
+  trace_.append("# contend-trace compute-speed " + number(speed_) + "\n");
   comms_[MPI_COMM_WORLD] = 0;
   active_ = true;
   line("init");

@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(rows_have_as_many_fields_as_the_header) {
 
 BOOST_AUTO_TEST_CASE(files_are_opened_or_named) {
   BOOST_TEST(error_message([] { CsvFile::read("/nonexistent/x.csv", kSizeTime); }) ==
-             "cannot open '/nonexistent/x.csv' for reading");
+             "cannot open '/nonexistent/x.csv' for reading: No such file or directory");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -28,8 +28,10 @@ BOOST_AUTO_TEST_CASE(ranges_double_and_lists_mix) {
   BOOST_TEST(parse_size_list("3:20", "--sizes") == (Sizes{3, 6, 12}),
              boost::test_tools::per_element());  // doubling, not powers
   BOOST_TEST(parse_size_list("8:8", "--sizes") == (Sizes{8}), boost::test_tools::per_element());
-  // The doubling stops before it overflows.
-  BOOST_TEST(parse_size_list("8G:16000000000G", "--sizes").size() == 31u);
+  // Up to the largest message (docs/limits.md), and no further.
+  BOOST_TEST(parse_size_list("8G:1024G", "--sizes").size() == 8u);
+  BOOST_TEST(error_of("8G:16000000000G") ==
+             "--sizes: the size '16000000000G' exceeds contend's limit of 1 TiB (2^40 bytes) (docs/limits.md)");
 }
 
 BOOST_AUTO_TEST_CASE(errors_say_what_a_size_list_is) {
