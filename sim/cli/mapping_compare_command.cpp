@@ -119,6 +119,8 @@ Action add_mapping_compare_command(CLI::App& mapping) {
   cmd->footer(
       "Example: contend mapping compare --platform platforms/epyc-rome-2node.yaml --pattern "
       "traces/samples/halo-256.pattern --model staircase --mappings block,cyclic,ompi:default,slurm:plane=32");
+  set_example(*cmd, {"contend mapping compare --platform platforms/epyc-rome-2node.yaml "
+                     "--pattern traces/samples/halo-256.pattern --model staircase --mappings block,cyclic,ompi:default"});
   return [o] { return run_compare(*o); };
 }
 

@@ -159,6 +159,9 @@ Action add_mapping_search_command(CLI::App& mapping) {
   cmd->footer(
       "Example: contend mapping search --platform platforms/epyc-rome-2node.yaml --pattern "
       "traces/samples/halo-256.pattern --model staircase -o best.map --rankfile best.rankfile");
+  set_example(*cmd, {"contend mapping search --platform platforms/epyc-rome-2node.yaml "
+                     "--pattern traces/samples/halo-256.pattern --model staircase -o best.map --rankfile best.rankfile "
+                     "--max-evaluations 8"});
   return [o] { return run_search(*o); };
 }
 

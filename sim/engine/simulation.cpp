@@ -84,7 +84,9 @@ class RunMonitor {
   bool needed() const { return limit_ > 0 || line_.enabled; }
 
   void step() {
-    if (++steps_ % kStepsPerCheck != 0) return;
+    // The first step is checked too: a run shorter than kStepsPerCheck
+    // steps still honours a limit it has already passed.
+    if (++steps_ % kStepsPerCheck != 0 && steps_ != 1) return;
     const double spent = seconds_since(begin_);
     if (limit_ > 0 && spent > limit_) give_up(spent);
     if (line_.enabled && spent >= line_.after_seconds && spent >= last_line_ + line_.every_seconds) {
