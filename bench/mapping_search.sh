@@ -4,7 +4,7 @@
 # halo_pattern: 400,000 cells, 6 ghost layers, 240 B per ghost cell) on
 # platforms/betzy-64.yaml (Dragonfly+, 64 nodes x 128 cores), under each
 # model given. Prints one markdown row per run: wall time (the budget is
-# checked before each round, so a run may pass it by up to one round),
+# checked before each round; the first wave of starting points always runs),
 # peak memory, simulations run, and the predicted gain of the best mapping
 # over block and over Open MPI 4.1's default. 8192 ranks need a larger
 # budget: bench/mapping_search.sh --ranks 8192 --budget 600.

@@ -82,8 +82,13 @@ SearchResult search_mapping(const EvaluationSetup& setup, const Machine& machine
   out.starts.push_back({launchers.front().name, launchers.front().mapping, block_evaluation});
   const std::size_t wave = static_cast<std::size_t>(std::max(o.jobs, 1));
   std::size_t skipped = 0;
+  // A wave or round is expected to last as long as the last one did (its
+  // proposals, child processes and results included), at least as long as
+  // its slowest simulation: the search stops before the one that would pass
+  // the budget.
+  double last_wave = 0;
   for (std::size_t first = 0; first < starts.size(); first += wave) {
-    if (first > 0 && elapsed() + evaluator.longest_simulation() > o.budget_seconds) {
+    if (first > 0 && elapsed() + std::max(evaluator.longest_simulation(), last_wave) > o.budget_seconds) {
       skipped = starts.size() - first;
       break;
     }
@@ -94,7 +99,9 @@ SearchResult search_mapping(const EvaluationSetup& setup, const Machine& machine
       names.push_back(starts[i].name);
     }
     log(fmt::format("simulating starting points: {}", fmt::join(names, ", ")));
+    const double wave_start = elapsed();
     const auto evaluations = evaluator.evaluate(mappings, names);
+    last_wave = elapsed() - wave_start;
     for (std::size_t i = 0; i < mappings.size(); ++i) out.starts.push_back({names[i], mappings[i], evaluations[i]});
   }
   if (skipped > 0) log(fmt::format("the budget leaves {} starting points unsimulated", skipped));
@@ -109,6 +116,7 @@ SearchResult search_mapping(const EvaluationSetup& setup, const Machine& machine
   const ProposalBudget budget = proposal_budget(out.graph);
   const std::string origin = incumbent.name.substr(0, incumbent.name.find(" = "));
   int stalled = 0;
+  double last_round = 0;
   while (true) {
     int batch = o.batch;
     if (o.max_evaluations > 0) {
@@ -118,11 +126,13 @@ SearchResult search_mapping(const EvaluationSetup& setup, const Machine& machine
         break;
       }
     }
-    const double round_time = evaluator.longest_simulation() * ((batch + o.jobs - 1) / o.jobs);
+    const double round_time =
+        std::max(evaluator.longest_simulation() * ((batch + o.jobs - 1) / o.jobs), last_round);
     if (elapsed() + round_time > o.budget_seconds) {
       out.stopped = fmt::format("the time budget ({:g} s; a round takes about {:.1f} s)", o.budget_seconds, round_time);
       break;
     }
+    const double round_start = elapsed();
     SearchRandom random(o.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(out.rounds) + 1);
     auto proposals = propose(SocketAssignment::of(incumbent.mapping, nodes), incumbent.evaluation.rank_times, out.graph,
                              surrogate, budget, random);
@@ -138,6 +148,7 @@ SearchResult search_mapping(const EvaluationSetup& setup, const Machine& machine
       names.push_back(fmt::format("round {} candidate {}", out.rounds + 1, i));
     }
     const auto results = evaluator.evaluate(mappings, names);
+    last_round = elapsed() - round_start;
     ++out.rounds;
     std::size_t best = 0;
     for (std::size_t i = 1; i < results.size(); ++i)
