@@ -64,8 +64,9 @@ Action add_mapping_command(CLI::App& app) {
   (*actions)["compare"] = add_mapping_compare_command(*cmd);
   (*actions)["search"] = add_mapping_search_command(*cmd);
   (*actions)["export"] = add_mapping_export_command(*cmd);
-  set_example(*cmd, {"contend mapping compare --platform platforms/epyc-rome-2node.yaml "
-                     "--pattern traces/samples/halo-256.pattern --model staircase --mappings block,cyclic,ompi:default"});
+  set_example(*cmd,
+              {"contend mapping compare --platform platforms/epyc-rome-2node.yaml "
+               "--pattern traces/samples/halo-256.pattern --model staircase --mappings block,cyclic,ompi:default"});
   return [cmd, actions] {
     for (const auto* sub : cmd->get_subcommands()) return actions->at(sub->get_name())();
     return 2;

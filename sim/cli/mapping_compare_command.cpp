@@ -116,11 +116,9 @@ Action add_mapping_compare_command(CLI::App& mapping) {
   add_progress_option(*cmd, o->progress);
   add_collective_options(*cmd, o->workload);
   add_quiet_flag(*cmd, o->quiet);
-  cmd->footer(
-      "Example: contend mapping compare --platform platforms/epyc-rome-2node.yaml --pattern "
-      "traces/samples/halo-256.pattern --model staircase --mappings block,cyclic,ompi:default,slurm:plane=32");
-  set_example(*cmd, {"contend mapping compare --platform platforms/epyc-rome-2node.yaml "
-                     "--pattern traces/samples/halo-256.pattern --model staircase --mappings block,cyclic,ompi:default"});
+  set_example(*cmd,
+              {"contend mapping compare --platform platforms/epyc-rome-2node.yaml "
+               "--pattern traces/samples/halo-256.pattern --model staircase --mappings block,cyclic,ompi:default"});
   return [o] { return run_compare(*o); };
 }
 

@@ -43,9 +43,6 @@ Action add_mapping_export_command(CLI::App& mapping) {
   add_hosts_option(*cmd, o->hosts);
   add_oversubscribe_flag(*cmd, o->oversubscribe);
   add_quiet_flag(*cmd, o->quiet);
-  cmd->footer(
-      "Example: contend mapping export --platform platforms/testbed.yaml --mapping best.map --ranks 16 --launcher "
-      "ompi4 -o best.rankfile");
   set_example(*cmd, {"contend mapping export --platform platforms/epyc-rome-2node.yaml --mapping ompi:default "
                      "--ranks 256 --launcher ompi4 -o job.rankfile"});
   return [o] { return run_export(*o); };

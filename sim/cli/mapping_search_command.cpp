@@ -156,9 +156,6 @@ Action add_mapping_search_command(CLI::App& mapping) {
   add_collective_options(*cmd, o->workload);
   add_quiet_flag(*cmd, o->quiet);
   cmd->add_flag("--verbose", o->verbose, "Print the search's progress on standard error");
-  cmd->footer(
-      "Example: contend mapping search --platform platforms/epyc-rome-2node.yaml --pattern "
-      "traces/samples/halo-256.pattern --model staircase -o best.map --rankfile best.rankfile");
   set_example(*cmd, {"contend mapping search --platform platforms/epyc-rome-2node.yaml "
                      "--pattern traces/samples/halo-256.pattern --model staircase -o best.map --rankfile best.rankfile "
                      "--max-evaluations 8"});

@@ -17,7 +17,7 @@ namespace {
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 // The line up to a '#' that is not inside a quoted field.
-std::string_view without_comment(std::string_view line) {
+std::string_view without_unquoted_comment(std::string_view line) {
   bool quoted = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (line[i] == '"') quoted = !quoted;
@@ -155,7 +155,7 @@ CsvFile CsvFile::read(std::istream& in, const std::string& name, const CsvColumn
   int number = 0;
   for (std::string text; read_line(in, text, name, number + 1);) {
     const SourceLocation where{name, ++number, 1};
-    const std::string_view content = without_comment(text);
+    const std::string_view content = without_unquoted_comment(text);
     if (trim(content).empty()) continue;
     auto fields = split_fields(content, where);
     if (csv.header_line_ > 0) {

@@ -113,8 +113,7 @@ Machine with_hosts_file(const Machine& machine, const std::string& path) {
   int line_no = 0;
   while (read_line(in, line, path, line_no + 1)) {
     ++line_no;
-    std::string_view content = line;
-    if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
+    const std::string_view content = without_comment(line);
     const auto fields = split_blanks(content);
     if (fields.empty()) continue;
     const int column = static_cast<int>(fields[0].data() - line.data()) + 1;

@@ -144,8 +144,7 @@ Mapping read_mapping_file(const std::string& path, int rank_count, const NodeArc
   int line_no = 0;
   while (read_line(in, line, path, line_no + 1)) {
     ++line_no;
-    std::string_view content = line;
-    if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
+    const std::string_view content = without_comment(line);
     auto fields = split_blanks(content);
     if (fields.empty()) continue;
     const SourceLocation where{path, line_no, 1};

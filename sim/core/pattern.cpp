@@ -261,9 +261,7 @@ Pattern read_pattern(std::istream& in, const std::string& name, const PatternLim
   int line_no = 0;
   while (read_line(in, text, name, line_no + 1)) {
     ++line_no;
-    std::string_view content = text;
-    if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
-    auto fields = split_blanks(content);
+    auto fields = split_blanks(without_comment(text));
     if (fields.empty()) continue;
     PatternLine line(text, fields, name, line_no, declared);
     const std::string_view head = fields[0];

@@ -53,6 +53,8 @@ std::string join(const std::vector<std::string>& items, std::string_view sep) {
   return out;
 }
 
+std::string_view without_comment(std::string_view line) { return line.substr(0, line.find('#')); }
+
 std::string_view trim(std::string_view s) {
   const auto first = s.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return {};

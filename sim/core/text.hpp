@@ -22,6 +22,9 @@ std::string join(const std::vector<std::string>& items, std::string_view sep = "
 
 std::string_view trim(std::string_view s);
 
+// The line up to its first '#': what the line says without its comment.
+std::string_view without_comment(std::string_view line);
+
 // Splits on runs of blanks (spaces and tabs).
 std::vector<std::string_view> split_blanks(std::string_view s);
 

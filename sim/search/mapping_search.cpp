@@ -126,8 +126,7 @@ SearchResult search_mapping(const EvaluationSetup& setup, const Machine& machine
         break;
       }
     }
-    const double round_time =
-        std::max(evaluator.longest_simulation() * ((batch + o.jobs - 1) / o.jobs), last_round);
+    const double round_time = std::max(evaluator.longest_simulation() * ((batch + o.jobs - 1) / o.jobs), last_round);
     if (elapsed() + round_time > o.budget_seconds) {
       out.stopped = fmt::format("the time budget ({:g} s; a round takes about {:.1f} s)", o.budget_seconds, round_time);
       break;
