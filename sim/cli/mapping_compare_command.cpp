@@ -82,7 +82,7 @@ int run_compare(const CompareOptions& o) {
   const auto evaluations = evaluator.evaluate(mappings, o.mappings);
 
   std::vector<Row> rows;
-  for (std::size_t i = 0; i < evaluations.size(); ++i) rows.push_back({o.mappings[i], evaluations[i], i});
+  for (std::size_t i = 0; i < evaluations.size(); ++i) rows.push_back({o.mappings[i], evaluations[i].value(), i});
   std::stable_sort(rows.begin(), rows.end(),
                    [](const Row& a, const Row& b) { return a.evaluation.better_than(b.evaluation); });
   if (!o.csv.empty()) write_file_atomically(o.csv, [&](std::ostream& out) { write_csv(out, rows); });

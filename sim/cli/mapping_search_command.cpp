@@ -64,6 +64,7 @@ void print_summary(const SearchCommandOptions& o, const SearchResult& r, const s
                    [](const auto* a, const auto* b) { return a->evaluation.better_than(b->evaluation); });
   for (const auto* s : starts)
     fmt::print("    {:<40} {:>12}\n", s->name, units::human_duration(s->evaluation.makespan));
+  if (r.unsimulated_starts > 0) fmt::print("    ({} more not simulated within the budget)\n", r.unsimulated_starts);
   fmt::print("  {:<15} {} rounds, {} simulations; stopped by {}\n", "refinement", r.rounds, r.simulations, r.stopped);
   fmt::print("  {:<15} {}: {}\n", "best", r.best.name, units::human_duration(r.best.evaluation.makespan));
   std::string gain =

@@ -2,9 +2,11 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -93,12 +95,17 @@ JobResult reap(Child& child) {
 }
 
 // Reads what the children have written; returns the position of one whose
-// pipe reached its end, or running.size() if none yet (after waiting for one
-// to have something to read).
-std::size_t read_until_one_ends(std::vector<Child>& running) {
+// pipe reached its end, or running.size() if none yet (after waiting, at most
+// until the deadline, for one to have something to read).
+std::size_t read_until_one_ends(std::vector<Child>& running, const std::optional<Clock::time_point>& deadline) {
   std::vector<pollfd> fds;
   for (const auto& c : running) fds.push_back(pollfd{c.fd, POLLIN, 0});
-  while (poll(fds.data(), fds.size(), -1) < 0) {
+  int timeout_ms = -1;
+  if (deadline) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now()).count();
+    timeout_ms = static_cast<int>(std::clamp<long long>(left, 0, 1 << 30));
+  }
+  while (poll(fds.data(), fds.size(), timeout_ms) < 0) {
     if (errno != EINTR) throw Error(std::string("cannot wait for child processes: ") + std::strerror(errno));
   }
   for (std::size_t i = 0; i < running.size(); ++i) {
@@ -114,9 +121,29 @@ std::size_t read_until_one_ends(std::vector<Child>& running) {
   return running.size();
 }
 
+JobResult cut_result() {
+  JobResult r;
+  r.cut = true;
+  r.answer = "stopped at the deadline";
+  return r;
+}
+
+// The deadline passed: the running children are killed, their results cut.
+void kill_at_deadline(std::vector<Child>& running, std::vector<JobResult>& results) {
+  for (auto& child : running) {
+    kill(child.pid, SIGKILL);
+    close(child.fd);
+    while (waitpid(child.pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    results[child.index] = cut_result();
+    results[child.index].wall_seconds = std::chrono::duration<double>(Clock::now() - child.began).count();
+  }
+  running.clear();
+}
+
 }  // namespace
 
-WorkerPool::WorkerPool(int workers) : workers_(workers) {
+WorkerPool::WorkerPool(int workers, std::optional<Deadline> deadline) : workers_(workers), deadline_(deadline) {
   if (workers < 1) throw Error("the number of workers must be at least 1, got " + std::to_string(workers));
 }
 
@@ -125,8 +152,13 @@ std::vector<JobResult> WorkerPool::run(std::size_t count, const Job& job, const 
   std::vector<Child> running;
   std::size_t next = 0;
   while (next < count || !running.empty()) {
+    if (deadline_ && Clock::now() >= *deadline_) {
+      kill_at_deadline(running, results);
+      for (; next < count; ++next) results[next] = cut_result();
+      break;
+    }
     while (next < count && running.size() < static_cast<std::size_t>(workers_)) running.push_back(spawn(job, next++));
-    const std::size_t ended = read_until_one_ends(running);
+    const std::size_t ended = read_until_one_ends(running, deadline_);
     if (ended == running.size()) continue;
     Child child = std::move(running[ended]);
     running.erase(running.begin() + static_cast<std::ptrdiff_t>(ended));

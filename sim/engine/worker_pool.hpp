@@ -12,8 +12,13 @@
 //    called as jobs complete, in completion order (progress, streaming).
 //  - A job that throws, or a child that dies without answering (killed,
 //    crashed), is a failed job that says why; the other jobs go on.
+//  - With a deadline, the children still running when it passes are killed
+//    and the jobs not started by then are not started: their results are
+//    `cut` (a budget is a hard limit, not a wish).
+#include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,12 +27,14 @@ namespace contend {
 struct JobResult {
   bool ok = false;
   std::string answer;  // the job's answer when ok, else why it failed
+  bool cut = false;    // killed, or never started, at the pool's deadline
   double wall_seconds = 0;
 };
 
 class WorkerPool {
  public:
-  explicit WorkerPool(int workers);
+  using Deadline = std::chrono::steady_clock::time_point;
+  explicit WorkerPool(int workers, std::optional<Deadline> deadline = std::nullopt);
   int workers() const { return workers_; }
 
   using Job = std::function<std::string(std::size_t index)>;
@@ -37,6 +44,7 @@ class WorkerPool {
 
  private:
   int workers_;
+  std::optional<Deadline> deadline_;
 };
 
 // One job in one child: its answer, or contend::Error with the job's message.

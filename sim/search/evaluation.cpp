@@ -68,18 +68,22 @@ Evaluator::Evaluator(EvaluationSetup setup, int jobs) : setup_(std::move(setup))
   if (jobs < 1) throw Error("--jobs must be at least 1, got " + std::to_string(jobs));
 }
 
-std::vector<Evaluation> Evaluator::evaluate(const std::vector<Mapping>& mappings,
-                                            const std::vector<std::string>& names) {
-  const auto results = WorkerPool(jobs_).run(mappings.size(), [&](std::size_t i) {
+std::vector<std::optional<Evaluation>> Evaluator::evaluate(const std::vector<Mapping>& mappings,
+                                                           const std::vector<std::string>& names) {
+  const auto results = WorkerPool(jobs_, deadline_).run(mappings.size(), [&](std::size_t i) {
     return evaluation_of(run_one(setup_, mappings[i], names[i], false)).serialize();
   });
-  std::vector<Evaluation> out;
+  std::vector<std::optional<Evaluation>> out;
   for (std::size_t i = 0; i < results.size(); ++i) {
+    if (results[i].cut) {
+      out.emplace_back();
+      continue;
+    }
     if (!results[i].ok) throw Error("simulating mapping " + names[i] + ": " + results[i].answer);
     longest_ = std::max(longest_, results[i].wall_seconds);
     out.push_back(Evaluation::parse(results[i].answer));
   }
-  simulations_ += static_cast<int>(mappings.size());
+  for (const auto& e : out) simulations_ += e ? 1 : 0;
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/engine/model.hpp"
+#include "sim/engine/worker_pool.hpp"
 #include "sim/engine/workload.hpp"
 #include "sim/search/comm_graph.hpp"
 
@@ -47,8 +48,12 @@ class Evaluator {
   Evaluator(EvaluationSetup setup, int jobs);
 
   // Simulates each mapping (names label them in the runs and in errors);
-  // throws contend::Error naming the first that failed.
-  std::vector<Evaluation> evaluate(const std::vector<Mapping>& mappings, const std::vector<std::string>& names);
+  // throws contend::Error naming the first that failed. A simulation the
+  // deadline cuts (killed, or not started) has no evaluation.
+  std::vector<std::optional<Evaluation>> evaluate(const std::vector<Mapping>& mappings,
+                                                  const std::vector<std::string>& names);
+  // From now on, simulations still running at `deadline` are killed.
+  void set_deadline(WorkerPool::Deadline deadline) { deadline_ = deadline; }
   // One simulation that also records the messages: its evaluation and the
   // workload's communication graph.
   std::pair<Evaluation, CommGraph> evaluate_and_record(const Mapping& mapping, const std::string& name);
@@ -64,6 +69,7 @@ class Evaluator {
   int jobs_;
   int simulations_ = 0;
   double longest_ = 0;
+  std::optional<WorkerPool::Deadline> deadline_;
 };
 
 }  // namespace contend

@@ -68,6 +68,10 @@ SearchResult search_mapping(const EvaluationSetup& setup, const Machine& machine
   out.block = {"block", launchers.front().mapping, block_evaluation};
   out.graph = std::move(graph);
   const Surrogate surrogate(*setup.platform, out.graph);
+  // From here the budget is a hard limit: simulations still running when it
+  // ends are killed (their candidates dropped), none starts after it.
+  evaluator.set_deadline(begin +
+                         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.budget_seconds)));
 
   // 2. The starting points: Open MPI's default first (the gain is reported
   // against it), then the others by surrogate score, simulated `jobs` at a
@@ -102,9 +106,21 @@ SearchResult search_mapping(const EvaluationSetup& setup, const Machine& machine
     const double wave_start = elapsed();
     const auto evaluations = evaluator.evaluate(mappings, names);
     last_wave = elapsed() - wave_start;
-    for (std::size_t i = 0; i < mappings.size(); ++i) out.starts.push_back({names[i], mappings[i], evaluations[i]});
+    std::size_t cut = 0;
+    for (std::size_t i = 0; i < mappings.size(); ++i) {
+      if (evaluations[i]) {
+        out.starts.push_back({names[i], mappings[i], *evaluations[i]});
+      } else {
+        ++cut;
+      }
+    }
+    if (cut > 0) {
+      skipped = starts.size() - first - (mappings.size() - cut);
+      break;
+    }
   }
   if (skipped > 0) log(fmt::format("the budget leaves {} starting points unsimulated", skipped));
+  out.unsimulated_starts = skipped;
   for (const auto& s : out.starts) {
     if (s.name.find("ompi:default") != std::string::npos)
       out.ompi_default = ScoredMapping{"ompi:default", s.mapping, s.evaluation};
@@ -149,16 +165,22 @@ SearchResult search_mapping(const EvaluationSetup& setup, const Machine& machine
     const auto results = evaluator.evaluate(mappings, names);
     last_round = elapsed() - round_start;
     ++out.rounds;
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < results.size(); ++i)
-      if (results[i].better_than(results[best])) best = i;
-    if (results[best].better_than(incumbent.evaluation)) {
-      incumbent = ScoredMapping{origin + " refined", mappings[best], results[best]};
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < results.size(); ++i)
+      if (results[i] && (!best || results[i]->better_than(*results[*best]))) best = i;
+    const bool cut = std::any_of(results.begin(), results.end(), [](const auto& r) { return !r.has_value(); });
+    if (best && results[*best]->better_than(incumbent.evaluation)) {
+      incumbent = ScoredMapping{origin + " refined", mappings[*best], *results[*best]};
       stalled = 0;
-      log(fmt::format("round {}: {} ({} moves)", out.rounds, units::format_duration(results[best].makespan),
-                      proposals[best].moves));
-    } else if (++stalled >= o.patience) {
+      log(fmt::format("round {}: {} ({} moves)", out.rounds, units::format_duration(results[*best]->makespan),
+                      proposals[*best].moves));
+    } else if (!cut && ++stalled >= o.patience) {
       out.stopped = fmt::format("converged ({} rounds without a better mapping)", o.patience);
+      break;
+    }
+    if (cut) {
+      out.stopped =
+          fmt::format("the time budget ({:g} s; simulations still running at its end were stopped)", o.budget_seconds);
       break;
     }
   }

@@ -45,8 +45,10 @@ struct ScoredMapping {
 struct SearchResult {
   ScoredMapping best;
   ScoredMapping block;
-  std::optional<ScoredMapping> ompi_default;  // absent when it does not fit one rank per core
-  std::vector<ScoredMapping> starts;          // every starting point, in the order simulated
+  // Absent when it does not fit one rank per core or the budget ended first.
+  std::optional<ScoredMapping> ompi_default;
+  std::vector<ScoredMapping> starts;   // every starting point simulated, in that order
+  std::size_t unsimulated_starts = 0;  // starting points the budget left out
   CommGraph graph;
   int rounds = 0;
   int simulations = 0;

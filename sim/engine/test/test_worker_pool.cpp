@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
+#include <chrono>
 #include <csignal>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "sim/core/error.hpp"
 #include "sim/engine/worker_pool.hpp"
@@ -53,6 +55,32 @@ BOOST_AUTO_TEST_CASE(failures_are_results_and_the_others_go_on) {
   BOOST_TEST(results[2].answer == "the simulation process ended without a result (killed by signal 9)");
   BOOST_TEST(results[3].ok);
   BOOST_TEST(results[3].answer == "fine");
+}
+
+BOOST_AUTO_TEST_CASE(a_deadline_kills_what_runs_and_starts_nothing_more) {
+  // One worker: job 0 answers at once, job 1 would sleep for a minute and is
+  // killed at the deadline (0.3 s), job 2 is never started.
+  const auto begin = std::chrono::steady_clock::now();
+  const auto results = WorkerPool(1, begin + std::chrono::milliseconds(300)).run(3, [](std::size_t i) -> std::string {
+    if (i == 1) std::this_thread::sleep_for(std::chrono::seconds(60));
+    return "done " + std::to_string(i);
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  BOOST_TEST(results[0].ok);
+  BOOST_TEST(!results[0].cut);
+  BOOST_TEST(results[0].answer == "done 0");
+  BOOST_TEST(results[1].cut);
+  BOOST_TEST(!results[1].ok);
+  BOOST_TEST(results[2].cut);
+  BOOST_TEST(results[2].answer == "stopped at the deadline");
+  BOOST_TEST(seconds < 30);  // not the minute job 1 asked for
+}
+
+BOOST_AUTO_TEST_CASE(a_deadline_already_passed_starts_nothing) {
+  const auto results =
+      WorkerPool(2, std::chrono::steady_clock::now()).run(2, [](std::size_t) -> std::string { return "ran"; });
+  BOOST_TEST(results[0].cut);
+  BOOST_TEST(results[1].cut);
 }
 
 BOOST_AUTO_TEST_CASE(one_job_in_a_child) {

@@ -76,7 +76,7 @@ BOOST_AUTO_TEST_CASE(groups_are_recovered_within_two_percent) {
     const Pattern pattern = read_pattern(in, "planted");
     const EvaluationSetup setup = setup_for(platform, pattern);
     Evaluator evaluator(setup, 2);
-    const double optimum = evaluator.evaluate({p.optimum}, {"planted"}).front().makespan;
+    const double optimum = evaluator.evaluate({p.optimum}, {"planted"}).front().value().makespan;
 
     SearchOptions options;
     options.jobs = 2;
