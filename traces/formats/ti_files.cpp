@@ -155,7 +155,7 @@ std::optional<TiAction> TiRankReader::next() {
     ++line_;
     if (single_file_ && !starts_with_rank(text_, rank_)) continue;
     auto action = parse_ti_line(
-        text_, file_, line_, world_,
+        text_, file_, line_, world_, fields_,
         [this](int id) -> std::optional<int> {
           auto it = comm_sizes_.find(id);
           if (it == comm_sizes_.end()) return std::nullopt;

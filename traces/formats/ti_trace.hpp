@@ -158,6 +158,11 @@ using CommSizeLookup = std::function<std::optional<int>(int id)>;
 std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line, int world,
                                       const CommSizeLookup& comm_size = {},
                                       TiDialect dialect = TiDialect::simgrid_3_20);
+// The same with the caller's buffer for the line's fields (a reader of many
+// lines keeps one: no allocation per line).
+std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line, int world,
+                                      std::vector<std::string_view>& fields, const CommSizeLookup& comm_size = {},
+                                      TiDialect dialect = TiDialect::simgrid_3_20);
 
 // The speed in a `# contend-trace compute-speed SPEED` comment line, if
 // `text` is one (an error at file:line if its speed is not one).
@@ -208,6 +213,7 @@ class TiRankReader {
   TiDialect dialect_;
   int line_ = 0;
   std::string text_;
+  std::vector<std::string_view> fields_;  // the line's fields, reused from line to line
 };
 
 // Bytes of `count` elements of type `datatype` (or the default type), at
