@@ -637,6 +637,16 @@ std::optional<double> ti_recorded_speed(std::string_view text, const std::string
 
 std::string ti_speed_comment(double flops_per_second) { return fmt::format("{}{}", kSpeedComment, flops_per_second); }
 
+std::optional<std::uint64_t> ti_bytes_within_limits(std::int64_t count, const std::string& datatype,
+                                                    bool default_is_double) {
+  const int size = datatype.empty() ? (default_is_double ? 8 : 1) : simgrid_datatype_size(datatype).value_or(-1);
+  if (size < 0) return std::nullopt;
+  if (count == kTiUnknownCount) return limits::kMaxMessageBytes;
+  const auto bytes = limits::checked_multiply(static_cast<std::uint64_t>(count), static_cast<std::uint32_t>(size));
+  if (!bytes || *bytes > limits::kMaxMessageBytes) return std::nullopt;
+  return bytes;
+}
+
 std::uint64_t ti_bytes(std::int64_t count, const std::string& datatype, bool default_is_double,
                        const SourceLocation& where) {
   const int size = datatype.empty() ? (default_is_double ? 8 : 1) : simgrid_datatype_size(datatype).value_or(-1);

@@ -222,6 +222,10 @@ class TiRankReader {
 std::uint64_t ti_bytes(std::int64_t count, const std::string& datatype, bool default_is_double,
                        const SourceLocation& where);
 std::uint64_t ti_element_bytes(std::int64_t count, std::uint32_t element_bytes, const SourceLocation& where);
+// The same, or nothing where ti_bytes would throw: for callers that build
+// the location only for the error (once per message otherwise).
+std::optional<std::uint64_t> ti_bytes_within_limits(std::int64_t count, const std::string& datatype,
+                                                    bool default_is_double);
 
 // Writes one rank's actions in SimGrid's format (used by the tracer and tests).
 void write_ti_index(std::ostream& out, const std::vector<std::string>& rank_files);

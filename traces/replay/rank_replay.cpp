@@ -237,7 +237,8 @@ class RankReplay {
   [[noreturn]] void fail(const std::string& message) const { throw Error(source_.where(), message); }
 
   std::uint64_t bytes(std::int64_t count, const std::string& datatype) const {
-    return ti_bytes(count, datatype, default_is_double_, source_.where());
+    if (auto within = ti_bytes_within_limits(count, datatype, default_is_double_)) return *within;
+    return ti_bytes(count, datatype, default_is_double_, source_.where());  // throws, naming the line
   }
 
   coll::Communicator& comm(int id) {
