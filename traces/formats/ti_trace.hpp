@@ -194,9 +194,15 @@ TiTraceFiles open_ti_trace(const std::string& path);
 
 // Reads one rank's actions lazily, one line at a time: memory does not grow
 // with the trace. In a single-file trace, other ranks' lines are skipped.
+// A rank's file read through its own descriptor (see ti_files.cpp).
+class TiFileBuffer;
+
 class TiRankReader {
  public:
   TiRankReader(const TiTraceFiles& files, int rank);
+  ~TiRankReader();
+  TiRankReader(const TiRankReader&) = delete;
+  TiRankReader& operator=(const TiRankReader&) = delete;
   // The next action of this rank; nothing at the end of its file.
   std::optional<TiAction> next();
   SourceLocation where() const { return {file_, line_, 0}; }
@@ -206,7 +212,8 @@ class TiRankReader {
  private:
   std::map<int, int> comm_sizes_;
   std::string file_;
-  std::ifstream in_;
+  std::unique_ptr<TiFileBuffer> buffer_;
+  std::istream in_;
   int rank_;
   int world_;
   bool single_file_;
