@@ -64,6 +64,12 @@ std::string_view trim(std::string_view s) {
 
 std::vector<std::string_view> split_blanks(std::string_view s) {
   std::vector<std::string_view> out;
+  split_blanks(s, out);
+  return out;
+}
+
+void split_blanks(std::string_view s, std::vector<std::string_view>& out) {
+  out.clear();
   std::size_t i = 0;
   while (i < s.size()) {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
@@ -73,7 +79,6 @@ std::vector<std::string_view> split_blanks(std::string_view s) {
     out.push_back(s.substr(i, j - i));
     i = j;
   }
-  return out;
 }
 
 }  // namespace contend

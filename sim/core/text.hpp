@@ -27,6 +27,9 @@ std::string_view without_comment(std::string_view line);
 
 // Splits on runs of blanks (spaces and tabs).
 std::vector<std::string_view> split_blanks(std::string_view s);
+// The same into `fields` (cleared first), reusing its capacity: no
+// allocation per line for readers of many lines.
+void split_blanks(std::string_view s, std::vector<std::string_view>& fields);
 
 // Checks of command-line numbers, in the form CLI11's validators take: ""
 // when the text is acceptable, else what is wrong.

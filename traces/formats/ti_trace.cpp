@@ -8,10 +8,10 @@
 #include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 #include "sim/core/limits.hpp"
-#include "sim/core/pattern.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
 
@@ -93,18 +93,35 @@ constexpr std::array<int, 60> kSimgridTypeSizes{
     32, 1,  8,  16, 32, 0, 0,  1,  8, 8,   // 50 long_double_int .. 59 count
 };
 
-// Field readers with errors that point at the field.
+// Field readers with errors that point at the field (its column in the
+// line as written). The fields are views into the line, split into the
+// reader's buffer: reading a line allocates nothing.
 class Fields {
  public:
-  Fields(PatternLine& line) : line_(line) {}
-  std::size_t size() const { return line_.size(); }
-  void need(std::size_t n, std::string_view usage) const {
-    if (line_.size() < n) {
-      line_.fail(line_.size() - 1, fmt::format("expected '{}': {} field(s) missing", usage, n - line_.size()));
+  Fields(std::string_view text, const std::vector<std::string_view>& fields, const std::string& file, int line)
+      : text_(text), fields_(fields), size_(fields.size()), file_(file), line_no_(line) {}
+  // The arguments: the fields but the trailing extensions taken off.
+  std::size_t size() const { return size_; }
+  std::string_view operator[](std::size_t i) const { return fields_[i]; }
+  // Takes off the last argument (an extension read by the caller).
+  void drop_last() { --size_; }
+  [[noreturn]] void fail(std::size_t field, const std::string& message) const {
+    const int column = field < fields_.size() ? static_cast<int>(fields_[field].data() - text_.data()) + 1 : 1;
+    throw Error(SourceLocation{file_, line_no_, column}, message);
+  }
+  // At least n fields; `usage` (text, or a function giving it: formatted
+  // only for the error) says what the line should look like.
+  template <typename Usage>
+  void need(std::size_t n, const Usage& usage) const {
+    if (size_ >= n) return;
+    if constexpr (std::is_invocable_v<Usage>) {
+      fail(size_ - 1, fmt::format("expected '{}': {} field(s) missing", usage(), n - size_));
+    } else {
+      fail(size_ - 1, fmt::format("expected '{}': {} field(s) missing", usage, n - size_));
     }
   }
   long long integer(std::size_t i, const char* what) const {
-    const auto text = line_[i];
+    const auto text = fields_[i];
     long long v = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec == std::errc{} && ptr == text.data() + text.size()) return v;
@@ -114,11 +131,11 @@ class Fields {
     if (dec == std::errc{} && dptr == text.data() + text.size() && std::isfinite(d) && std::abs(d) < 9e18) {
       return static_cast<long long>(std::trunc(d));
     }
-    line_.fail(i, fmt::format("{}: expected an integer, got '{}'", what, text));
+    fail(i, fmt::format("{}: expected an integer, got '{}'", what, text));
   }
   int in_range(std::size_t i, const char* what, long long lo, long long hi) const {
     const long long v = integer(i, what);
-    if (v < lo || v > hi) line_.fail(i, fmt::format("{}: {} is out of range [{}, {}]", what, v, lo, hi));
+    if (v < lo || v > hi) fail(i, fmt::format("{}: {} is out of range [{}, {}]", what, v, lo, hi));
     return static_cast<int>(v);
   }
   int rank(std::size_t i, const char* what, int world, bool any_allowed = false) const {
@@ -129,45 +146,45 @@ class Fields {
   std::int64_t count(std::size_t i, const char* what, bool unknown_allowed = false) const {
     const long long v = integer(i, what);
     if (v < 0 && !(unknown_allowed && v == kTiUnknownCount)) {
-      line_.fail(i, fmt::format("{}: expected a count >= 0{}, got {}", what, unknown_allowed ? " (or -1)" : "", v));
+      fail(i, fmt::format("{}: expected a count >= 0{}, got {}", what, unknown_allowed ? " (or -1)" : "", v));
     }
     if (static_cast<std::uint64_t>(std::max(v, 0LL)) > limits::kMaxMessageBytes) {
-      line_.fail(
-          i, fmt::format("{}: {}", what, limits::exceeds(fmt::format("{} elements", v), limits::kMaxMessageBytesText)));
+      fail(i,
+           fmt::format("{}: {}", what, limits::exceeds(fmt::format("{} elements", v), limits::kMaxMessageBytesText)));
     }
     return v;
   }
   // Flops (compute, reductions) or seconds (sleep), within contend's limits.
   double amount(std::size_t i, const char* what, bool seconds = false) const {
-    const auto text = line_[i];
+    const auto text = fields_[i];
     double d = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
     if ((ec != std::errc{} && ec != std::errc::result_out_of_range) || ptr != text.data() + text.size() ||
         (ec == std::errc{} && !std::isfinite(d)) || d < 0 || text.front() == '-') {
-      line_.fail(i, fmt::format("{}: expected a number >= 0, got '{}'", what, text));
+      fail(i, fmt::format("{}: expected a number >= 0, got '{}'", what, text));
     }
     const double max = seconds ? limits::kMaxDuration : limits::kMaxFlops;
     if (ec == std::errc::result_out_of_range || d > max) {
-      line_.fail(i, fmt::format("{}: {}", what,
-                                limits::exceeds(fmt::format("'{}'", text),
-                                                seconds ? limits::kMaxDurationText : limits::kMaxFlopsText)));
+      fail(i, fmt::format("{}: {}", what,
+                          limits::exceeds(fmt::format("'{}'", text),
+                                          seconds ? limits::kMaxDurationText : limits::kMaxFlopsText)));
     }
     return d;
   }
   std::string datatype(std::size_t i) const {
-    if (i >= line_.size()) return {};
-    if (line_[i] == "-1") return {};  // SimGrid before 3.20: a type it could not encode, replayed as the default
-    if (!simgrid_datatype_size(line_[i])) {
-      line_.fail(i, fmt::format("unknown datatype id '{}': SimGrid 3.32 predefines ids 0 to 59", line_[i]));
+    if (i >= size_) return {};
+    if (fields_[i] == "-1") return {};  // SimGrid before 3.20: a type it could not encode, replayed as the default
+    if (!simgrid_datatype_size(fields_[i])) {
+      fail(i, fmt::format("unknown datatype id '{}': SimGrid 3.32 predefines ids 0 to 59", fields_[i]));
     }
-    return std::string(line_[i]);
+    return std::string(fields_[i]);
   }
   std::vector<std::int64_t> counts(std::size_t first, int n, const char* what) const {
     std::vector<std::int64_t> v;
     for (int k = 0; k < n; ++k) v.push_back(count(first + static_cast<std::size_t>(k), what));
     return v;
   }
-  int optional_root(std::size_t i, int world) const { return i < line_.size() ? rank(i, "root", world) : 0; }
+  int optional_root(std::size_t i, int world) const { return i < size_ ? rank(i, "root", world) : 0; }
   // [DATATYPE1 [DATATYPE2]] from field i.
   void datatypes(std::size_t i, TiAction& a) const {
     a.datatype1 = datatype(i);
@@ -178,30 +195,34 @@ class Fields {
     a.root = optional_root(i, world);
     datatypes(i + 1, a);
   }
-  PatternLine& line() { return line_; }
 
  private:
-  PatternLine& line_;
+  std::string_view text_;
+  const std::vector<std::string_view>& fields_;
+  std::size_t size_;
+  const std::string& file_;
+  int line_no_;
 };
 
-// Splits off a trailing `comm=ID` (contend's extension).
-int take_comm(std::vector<std::string_view>& fields, PatternLine& probe) {
-  if (fields.size() < 3 || !fields.back().starts_with("comm=")) return 0;
-  const auto text = fields.back().substr(5);
+// Takes off a trailing `comm=ID` (contend's extension).
+int take_comm(Fields& f) {
+  if (f.size() < 3 || !f[f.size() - 1].starts_with("comm=")) return 0;
+  const auto field = f[f.size() - 1];
+  const auto text = field.substr(5);
   int id = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
   if (ec != std::errc{} || ptr != text.data() + text.size() || id < 0) {
-    probe.fail(fields.size() - 1, fmt::format("expected 'comm=ID' with ID >= 0, got '{}'", fields.back()));
+    f.fail(f.size() - 1, fmt::format("expected 'comm=ID' with ID >= 0, got '{}'", field));
   }
-  fields.pop_back();
+  f.drop_last();
   return id;
 }
 
-// Splits off a trailing `type=LAYOUT` (contend's extension).
-std::string take_layout(std::vector<std::string_view>& fields) {
-  if (fields.size() < 3 || !fields.back().starts_with("type=")) return {};
-  std::string layout(fields.back().substr(5));
-  fields.pop_back();
+// Takes off a trailing `type=LAYOUT` (contend's extension).
+std::string_view take_layout(Fields& f) {
+  if (f.size() < 3 || !f[f.size() - 1].starts_with("type=")) return {};
+  const auto layout = f[f.size() - 1].substr(5);
+  f.drop_last();
   return layout;
 }
 
@@ -211,13 +232,13 @@ void point_to_point_arguments(TiAction& a, Fields& f, int world, TiDialect diale
   const std::string_view name = a.name.empty() ? ti_kind_name(a.kind) : a.name;
   const bool receive = a.kind == TiKind::Recv || a.kind == TiKind::Irecv;
   if (dialect == TiDialect::before_3_20) {
-    f.need(4, fmt::format("RANK {} PEER COUNT [DATATYPE] (SimGrid before 3.20)", name));
+    f.need(4, [&] { return fmt::format("RANK {} PEER COUNT [DATATYPE] (SimGrid before 3.20)", name); });
     a.peer = f.rank(2, "peer", world, receive);
     a.count = f.count(3, "count", receive);
     a.datatype1 = f.datatype(4);
     return;
   }
-  f.need(5, fmt::format("RANK {} PEER TAG COUNT [DATATYPE]", name));
+  f.need(5, [&] { return fmt::format("RANK {} PEER TAG COUNT [DATATYPE]", name); });
   a.peer = f.rank(2, "peer", world, receive);
   a.tag = f.in_range(3, "tag", receive ? -1 : 0, 2147483647);
   a.count = f.count(4, "count", receive);  // a receive of unknown size (-1): SimGrid probes for it
@@ -261,7 +282,7 @@ void parse_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
         a.latest_request = true;
         break;
       }
-      f.need(5, fmt::format("RANK {} SRC DST TAG", name));
+      f.need(5, [&] { return fmt::format("RANK {} SRC DST TAG", name); });
       a.src = f.rank(2, "src", world, true);
       a.dst = f.rank(3, "dst", world);
       a.tag = f.in_range(4, "tag", -1, 2147483647);
@@ -285,7 +306,7 @@ void parse_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
       break;
     case TiKind::Scan:
     case TiKind::Exscan:
-      f.need(4, fmt::format("RANK {} COUNT FLOPS [DATATYPE]", name));
+      f.need(4, [&] { return fmt::format("RANK {} COUNT FLOPS [DATATYPE]", name); });
       a.count = f.count(2, "count");
       a.amount = f.amount(3, "flops");
       a.datatype1 = f.datatype(4);
@@ -299,7 +320,7 @@ void parse_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
     case TiKind::Reduce:
     case TiKind::Allreduce: {
       const bool rooted = a.kind == TiKind::Reduce;
-      f.need(4, fmt::format("RANK {} COUNT FLOPS [{}]", name, rooted ? "ROOT [DATATYPE]" : "DATATYPE"));
+      f.need(4, [&] { return fmt::format("RANK {} COUNT FLOPS [{}]", name, rooted ? "ROOT [DATATYPE]" : "DATATYPE"); });
       a.count = f.count(2, "count");
       a.amount = f.amount(3, "flops");
       if (rooted) a.root = f.optional_root(4, world);
@@ -311,8 +332,10 @@ void parse_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
     case TiKind::Gather:
     case TiKind::Scatter: {
       const bool rooted = a.kind == TiKind::Gather || a.kind == TiKind::Scatter;
-      f.need(4, fmt::format("RANK {} SEND_COUNT RECV_COUNT [{}DATATYPE1 [DATATYPE2]{}]", name, rooted ? "ROOT [" : "",
-                            rooted ? "]" : ""));
+      f.need(4, [&] {
+        return fmt::format("RANK {} SEND_COUNT RECV_COUNT [{}DATATYPE1 [DATATYPE2]{}]", name, rooted ? "ROOT [" : "",
+                           rooted ? "]" : "");
+      });
       a.send_count = f.count(2, "send count");
       a.recv_count = f.count(3, "receive count");
       if (rooted) {
@@ -325,7 +348,7 @@ void parse_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
     case TiKind::Gatherv:
     case TiKind::Allgatherv: {
       const auto n = static_cast<std::size_t>(world);
-      f.need(3 + n, fmt::format("RANK {} SEND_COUNT RECV_COUNT x {} ...", name, world));
+      f.need(3 + n, [&] { return fmt::format("RANK {} SEND_COUNT RECV_COUNT x {} ...", name, world); });
       a.send_count = f.count(2, "send count");
       a.recv_counts = f.counts(3, world, "receive count");
       if (a.kind == TiKind::Gatherv) {
@@ -337,7 +360,9 @@ void parse_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
     }
     case TiKind::Scatterv: {
       const auto n = static_cast<std::size_t>(world);
-      f.need(3 + n, fmt::format("RANK scatterv SEND_COUNT x {} RECV_COUNT [ROOT [DATATYPE1 [DATATYPE2]]]", world));
+      f.need(3 + n, [&] {
+        return fmt::format("RANK scatterv SEND_COUNT x {} RECV_COUNT [ROOT [DATATYPE1 [DATATYPE2]]]", world);
+      });
       a.send_counts = f.counts(2, world, "send count");
       a.recv_count = f.count(2 + n, "receive count");
       f.root_and_datatypes(3 + n, world, a);
@@ -345,7 +370,7 @@ void parse_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
     }
     case TiKind::ReduceScatter: {
       const auto n = static_cast<std::size_t>(world);
-      f.need(3 + n, fmt::format("RANK reducescatter RECV_COUNT x {} FLOPS [DATATYPE]", world));
+      f.need(3 + n, [&] { return fmt::format("RANK reducescatter RECV_COUNT x {} FLOPS [DATATYPE]", world); });
       a.recv_counts = f.counts(2, world, "receive count");
       a.amount = f.amount(2 + n, "flops");
       a.datatype1 = f.datatype(3 + n);
@@ -353,9 +378,12 @@ void parse_arguments(TiAction& a, Fields& f, int world, TiDialect dialect) {
     }
     case TiKind::Alltoallv: {
       const auto n = static_cast<std::size_t>(world);
-      f.need(4 + 2 * n, fmt::format("RANK alltoallv SEND_SUM SEND_COUNT x {0} RECV_SUM RECV_COUNT x {0} "
-                                    "[DATATYPE1 [DATATYPE2]]",
-                                    world));
+      f.need(4 + 2 * n, [&] {
+        return fmt::format(
+            "RANK alltoallv SEND_SUM SEND_COUNT x {0} RECV_SUM RECV_COUNT x {0} "
+            "[DATATYPE1 [DATATYPE2]]",
+            world);
+      });
       a.send_count = f.count(2, "send buffer size");
       a.send_counts = f.counts(3, world, "send count");
       a.recv_count = f.count(3 + n, "receive buffer size");
@@ -431,37 +459,41 @@ std::optional<int> simgrid_datatype_size(std::string_view id) {
 
 std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line_no, int world,
                                       const CommSizeLookup& comm_size, TiDialect dialect) {
+  std::vector<std::string_view> fields;
+  return parse_ti_line(text, file, line_no, world, fields, comm_size, dialect);
+}
+
+std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line_no, int world,
+                                      std::vector<std::string_view>& fields, const CommSizeLookup& comm_size,
+                                      TiDialect dialect) {
   std::string_view content = text;
   if (auto hash = content.find('#'); hash != std::string_view::npos) content = content.substr(0, hash);
   if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
-  auto fields = split_blanks(content);
+  split_blanks(content, fields);
   if (fields.empty()) return std::nullopt;
-  PatternLine probe(text, fields, file, line_no, -1);
-  if (fields.size() < 2) probe.fail(0, "expected 'RANK ACTION ARGUMENTS...'");
+  Fields f(text, fields, file, line_no);
+  if (fields.size() < 2) f.fail(0, "expected 'RANK ACTION ARGUMENTS...'");
   TiAction action;
   const std::size_t last_field = fields.size() - 1;
-  const int comm = take_comm(fields, probe);
-  const std::string layout = take_layout(fields);
-  PatternLine line(text, fields, file, line_no, -1);
-  Fields f(line);
+  const int comm = take_comm(f);
+  action.layout = take_layout(f);
   action.rank = f.rank(0, "rank", world);
   const auto name = fields[1];
   const auto* found = std::find_if(kKindNames.begin(), kKindNames.end(), [&](const auto& k) { return k.name == name; });
   if (found == kKindNames.end()) {
-    line.fail(1, fmt::format("unknown action '{}'{}", name, did_you_mean(name, ti_action_names())));
+    f.fail(1, fmt::format("unknown action '{}'{}", name, did_you_mean(name, ti_action_names())));
   }
   action.kind = found->kind;
   action.name = found->name;
   action.comm = comm;
-  action.layout = layout;
   // Peers, roots and count arrays are relative to the call's communicator.
   int size = world;
   if (comm != 0) {
     const auto known = comm_size ? comm_size(comm) : std::nullopt;
     if (!known)
-      probe.fail(last_field, fmt::format("communicator {} was not created on this rank (by comm_split "
-                                         "or comm_dup) before this line",
-                                         comm));
+      f.fail(last_field, fmt::format("communicator {} was not created on this rank (by comm_split "
+                                     "or comm_dup) before this line",
+                                     comm));
     size = *known;
   }
   parse_arguments(action, f, size, dialect);
@@ -604,6 +636,16 @@ std::optional<double> ti_recorded_speed(std::string_view text, const std::string
 }
 
 std::string ti_speed_comment(double flops_per_second) { return fmt::format("{}{}", kSpeedComment, flops_per_second); }
+
+std::optional<std::uint64_t> ti_bytes_within_limits(std::int64_t count, const std::string& datatype,
+                                                    bool default_is_double) {
+  const int size = datatype.empty() ? (default_is_double ? 8 : 1) : simgrid_datatype_size(datatype).value_or(-1);
+  if (size < 0) return std::nullopt;
+  if (count == kTiUnknownCount) return limits::kMaxMessageBytes;
+  const auto bytes = limits::checked_multiply(static_cast<std::uint64_t>(count), static_cast<std::uint32_t>(size));
+  if (!bytes || *bytes > limits::kMaxMessageBytes) return std::nullopt;
+  return bytes;
+}
 
 std::uint64_t ti_bytes(std::int64_t count, const std::string& datatype, bool default_is_double,
                        const SourceLocation& where) {

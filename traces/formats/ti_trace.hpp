@@ -158,6 +158,11 @@ using CommSizeLookup = std::function<std::optional<int>(int id)>;
 std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line, int world,
                                       const CommSizeLookup& comm_size = {},
                                       TiDialect dialect = TiDialect::simgrid_3_20);
+// The same with the caller's buffer for the line's fields (a reader of many
+// lines keeps one: no allocation per line).
+std::optional<TiAction> parse_ti_line(std::string_view text, const std::string& file, int line, int world,
+                                      std::vector<std::string_view>& fields, const CommSizeLookup& comm_size = {},
+                                      TiDialect dialect = TiDialect::simgrid_3_20);
 
 // The speed in a `# contend-trace compute-speed SPEED` comment line, if
 // `text` is one (an error at file:line if its speed is not one).
@@ -189,9 +194,15 @@ TiTraceFiles open_ti_trace(const std::string& path);
 
 // Reads one rank's actions lazily, one line at a time: memory does not grow
 // with the trace. In a single-file trace, other ranks' lines are skipped.
+// A rank's file read through its own descriptor (see ti_files.cpp).
+class TiFileBuffer;
+
 class TiRankReader {
  public:
   TiRankReader(const TiTraceFiles& files, int rank);
+  ~TiRankReader();
+  TiRankReader(const TiRankReader&) = delete;
+  TiRankReader& operator=(const TiRankReader&) = delete;
   // The next action of this rank; nothing at the end of its file.
   std::optional<TiAction> next();
   SourceLocation where() const { return {file_, line_, 0}; }
@@ -201,13 +212,15 @@ class TiRankReader {
  private:
   std::map<int, int> comm_sizes_;
   std::string file_;
-  std::ifstream in_;
+  std::unique_ptr<TiFileBuffer> buffer_;
+  std::istream in_;
   int rank_;
   int world_;
   bool single_file_;
   TiDialect dialect_;
   int line_ = 0;
   std::string text_;
+  std::vector<std::string_view> fields_;  // the line's fields, reused from line to line
 };
 
 // Bytes of `count` elements of type `datatype` (or the default type), at
@@ -216,6 +229,10 @@ class TiRankReader {
 std::uint64_t ti_bytes(std::int64_t count, const std::string& datatype, bool default_is_double,
                        const SourceLocation& where);
 std::uint64_t ti_element_bytes(std::int64_t count, std::uint32_t element_bytes, const SourceLocation& where);
+// The same, or nothing where ti_bytes would throw: for callers that build
+// the location only for the error (once per message otherwise).
+std::optional<std::uint64_t> ti_bytes_within_limits(std::int64_t count, const std::string& datatype,
+                                                    bool default_is_double);
 
 // Writes one rank's actions in SimGrid's format (used by the tracer and tests).
 void write_ti_index(std::ostream& out, const std::vector<std::string>& rank_files);

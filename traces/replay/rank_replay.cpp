@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <deque>
+#include <map>
 #include <tuple>
 
 #include "sim/engine/mpi.hpp"
@@ -156,59 +156,56 @@ constexpr int kPredefinedContextBase = 1 << 28;
 // SimGrid's RequestStorage: pending requests by (src, dst, tag) (plus the
 // communicator here), oldest first. An empty slot stands for a request a
 // `test` found complete.
+// One node per request, in a multimap: requests with the same key stay in
+// posting order (insertion goes after the equal ones), and a key needs no
+// queue of its own (most keys in a trace name one request).
 class RequestStore {
  public:
   using Key = std::tuple<int, int, int, int>;
-  void add(const Key& key, std::optional<RequestId> id) { store_[key].push_back({next_++, id}); }
+  void add(const Key& key, std::optional<RequestId> id) { store_.emplace(key, Posted{next_++, id}); }
   // The oldest request with this key; nothing if none was posted.
   std::optional<std::optional<RequestId>> pop(const Key& key) {
-    auto it = store_.find(key);
-    if (it == store_.end()) return std::nullopt;
-    return pop_front(it);
+    auto it = store_.lower_bound(key);
+    if (it == store_.end() || it->first != key) return std::nullopt;
+    return take(it);
   }
   // The request posted last (SimGrid before 3.20: wait and test name none);
   // nothing if none is pending.
   std::optional<std::optional<RequestId>> pop_latest() {
-    auto latest = store_.end();
-    for (auto it = store_.begin(); it != store_.end(); ++it) {
-      if (latest == store_.end() || it->second.back().first > latest->second.back().first) latest = it;
-    }
-    if (latest == store_.end()) return std::nullopt;
-    auto id = latest->second.back().second;
-    latest->second.pop_back();
-    if (latest->second.empty()) store_.erase(latest);
-    return id;
+    if (store_.empty()) return std::nullopt;
+    return take(std::max_element(store_.begin(), store_.end(), by_order));
   }
   // The oldest request of all (SimGrid's waitAny names none); nothing if none is pending.
   std::optional<std::optional<RequestId>> pop_oldest() {
-    auto oldest = store_.end();
-    for (auto it = store_.begin(); it != store_.end(); ++it) {
-      if (oldest == store_.end() || it->second.front().first < oldest->second.front().first) oldest = it;
-    }
-    if (oldest == store_.end()) return std::nullopt;
-    return pop_front(oldest);
+    if (store_.empty()) return std::nullopt;
+    return take(std::min_element(store_.begin(), store_.end(), by_order));
   }
   std::vector<RequestId> take_all() {
     std::vector<RequestId> ids;
-    for (auto& [key, queue] : store_) {
-      for (const auto& [order, id] : queue) {
-        if (id) ids.push_back(*id);
-      }
+    ids.reserve(store_.size());
+    for (const auto& [key, posted] : store_) {
+      if (posted.id) ids.push_back(*posted.id);
     }
     store_.clear();
     return ids;
   }
 
  private:
-  using Queue = std::deque<std::pair<std::uint64_t, std::optional<RequestId>>>;
-  std::optional<RequestId> pop_front(std::map<Key, Queue>::iterator it) {
-    auto id = it->second.front().second;
-    it->second.pop_front();
-    if (it->second.empty()) store_.erase(it);
+  struct Posted {
+    std::uint64_t order;  // posting order
+    std::optional<RequestId> id;
+  };
+  using Store = std::multimap<Key, Posted>;
+  static bool by_order(const Store::value_type& a, const Store::value_type& b) {
+    return a.second.order < b.second.order;
+  }
+  std::optional<RequestId> take(Store::iterator it) {
+    const auto id = it->second.id;
+    store_.erase(it);
     return id;
   }
-  std::map<Key, Queue> store_;
-  std::uint64_t next_ = 0;  // posting order
+  Store store_;
+  std::uint64_t next_ = 0;
 };
 
 class RankReplay {
@@ -240,7 +237,8 @@ class RankReplay {
   [[noreturn]] void fail(const std::string& message) const { throw Error(source_.where(), message); }
 
   std::uint64_t bytes(std::int64_t count, const std::string& datatype) const {
-    return ti_bytes(count, datatype, default_is_double_, source_.where());
+    if (auto within = ti_bytes_within_limits(count, datatype, default_is_double_)) return *within;
+    return ti_bytes(count, datatype, default_is_double_, source_.where());  // throws, naming the line
   }
 
   coll::Communicator& comm(int id) {
