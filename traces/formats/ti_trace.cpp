@@ -132,7 +132,7 @@ class Fields {
       line_.fail(i, fmt::format("{}: expected a count >= 0{}, got {}", what, unknown_allowed ? " (or -1)" : "", v));
     }
     if (static_cast<std::uint64_t>(std::max(v, 0LL)) > limits::kMaxMessageBytes) {
-      line_.fail(
+      line_.refuse(
           i, fmt::format("{}: {}", what, limits::exceeds(fmt::format("{} elements", v), limits::kMaxMessageBytesText)));
     }
     return v;
@@ -148,9 +148,9 @@ class Fields {
     }
     const double max = seconds ? limits::kMaxDuration : limits::kMaxFlops;
     if (ec == std::errc::result_out_of_range || d > max) {
-      line_.fail(i, fmt::format("{}: {}", what,
-                                limits::exceeds(fmt::format("'{}'", text),
-                                                seconds ? limits::kMaxDurationText : limits::kMaxFlopsText)));
+      line_.refuse(i, fmt::format("{}: {}", what,
+                                  limits::exceeds(fmt::format("'{}'", text),
+                                                  seconds ? limits::kMaxDurationText : limits::kMaxFlopsText)));
     }
     return d;
   }
@@ -616,7 +616,7 @@ std::uint64_t ti_element_bytes(std::int64_t count, std::uint32_t element_bytes, 
   if (count == kTiUnknownCount) return limits::kMaxMessageBytes;  // a receive that takes any size
   const auto bytes = limits::checked_multiply(static_cast<std::uint64_t>(count), element_bytes);
   if (!bytes || *bytes > limits::kMaxMessageBytes) {
-    throw Error(
+    throw LimitError(
         where, limits::exceeds(fmt::format("{} elements of {} B", count, element_bytes), limits::kMaxMessageBytesText));
   }
   return *bytes;
