@@ -44,7 +44,7 @@ double parse_cut(const YamlField& field) {
   if (!value || *value < 0) field.fail(kCutHelp);
   // A cut multiplies a flow's time: a huge one would make it infinite.
   if (*value > limits::kMaxPlainNumber) {
-    field.fail_with(limits::exceeds("the flow cut '" + text + "'", limits::kMaxPlainNumberText));
+    field.refuse(limits::exceeds("the flow cut '" + text + "'", limits::kMaxPlainNumberText));
   }
   return *value;
 }

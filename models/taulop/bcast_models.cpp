@@ -33,7 +33,7 @@ std::uint64_t BcastModels::segments(double bytes) const {
   // The pipelined models take a stage per segment: bounded as the simulated
   // collectives are (sim/collectives/context.hpp).
   if (n > static_cast<double>(limits::kMaxSegments)) {
-    throw Error(limits::exceeds(
+    throw LimitError(limits::exceeds(
         fmt::format("a broadcast of {:.0f} B in segments of {} B: {:.0f} segments", bytes, parameters_.segment_size, n),
         limits::kMaxSegmentsText));
   }

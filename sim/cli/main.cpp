@@ -1,8 +1,9 @@
 // contend: predicts how long MPI communication takes on a cluster, rank by
 // rank, with contention. This file only dispatches to the subcommands and
 // turns how a run ended into its exit status (docs/commands.md, "Exit
-// status"): 0 done, 1 bad input, 2 usage, 3 a limit the user set was
-// reached, 4 internal error; 128 + the signal when interrupted.
+// status"): 0 done, 1 bad input, 2 usage, 3 a limit reached (one of
+// contend's, docs/limits.md, or --time-limit), 4 internal error; 128 + the
+// signal when interrupted.
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -15,13 +16,16 @@
 #include "sim/cli/interruption.hpp"
 #include "sim/cli/options.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/text.hpp"
 
 namespace {
 
 constexpr int kBadInput = 1;
 constexpr int kUsage = 2;
-constexpr int kInternal = 4;  // 3, a limit reached, comes from the simulation (--time-limit)
+// 3 too when the simulation gives up at --time-limit (sim/engine/simulation.cpp).
+constexpr int kLimitReached = 3;
+constexpr int kInternal = 4;
 
 // CLI11 only says which arguments it did not expect; name the first unknown
 // option and suggest the closest known one, as Ninja does.
@@ -89,6 +93,9 @@ int run(const contend::cli::Action& action) {
   const std::string internal = "internal error: ";
   try {
     return action();
+  } catch (const contend::LimitError& e) {
+    std::cerr << "contend: error: " << e.what() << "\n";
+    return kLimitReached;
   } catch (const contend::Error& e) {
     const std::string what = e.what();
     if (what.starts_with(internal)) return internal_error(what.substr(internal.size()));

@@ -21,9 +21,10 @@ std::uint64_t segment_count(std::uint64_t segment_bytes, std::uint32_t element_b
 }
 
 void too_many_segments(std::uint64_t count, std::uint64_t per_segment, std::uint64_t segments) {
-  throw Error(limits::exceeds(fmt::format("{} elements in segments of {}: {} segments", count, per_segment, segments),
-                              limits::kMaxSegmentsText) +
-              "; force a larger segment size (--coll OP=ALGORITHM:SEGSIZE)");
+  throw LimitError(
+      limits::exceeds(fmt::format("{} elements in segments of {}: {} segments", count, per_segment, segments),
+                      limits::kMaxSegmentsText) +
+      "; force a larger segment size (--coll OP=ALGORITHM:SEGSIZE)");
 }
 
 namespace {

@@ -81,7 +81,7 @@ OmpiVersion parse_ompi_version(std::string_view text) {
 
 void apply_coll_options(CollectiveSettings& settings, const std::vector<std::string>& options) {
   if (options.size() > limits::kMaxCollOptions) {
-    throw Error(limits::exceeds(
+    throw LimitError(limits::exceeds(
         fmt::format("--coll given {} times", options.size()),
         fmt::format("{} --coll options (one per collective operation is enough)", limits::kMaxCollOptions)));
   }

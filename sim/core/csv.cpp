@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "sim/core/file_io.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/core/text.hpp"
 #include "sim/core/units.hpp"
 
@@ -107,6 +108,10 @@ void CsvRow::fail(std::string_view column, const std::string& message) const { t
 
 void CsvRow::fail(const std::string& message) const { throw Error(SourceLocation{header_->file, line_, 1}, message); }
 
+void CsvRow::refuse(std::string_view column, const std::string& limit_message) const {
+  throw LimitError(where(column), limit_message);
+}
+
 double CsvRow::number(std::string_view column, std::string_view what) const {
   double value = 0;
   if (!parse_whole(text(column), value)) expected(column, what);
@@ -129,7 +134,7 @@ std::uint64_t CsvRow::size(std::string_view column) const {
   const auto value = units::parse_size(text(column));
   if (!value) {
     if (auto breach = units::limit_breach(units::QuantityKind::size, text(column)); !breach.empty()) {
-      fail(column, std::string(column) + ": " + breach);
+      refuse(column, std::string(column) + ": " + breach);
     }
     expected(column, units::kSizeHelp);
   }

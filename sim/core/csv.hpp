@@ -63,6 +63,8 @@ class CsvRow {
   // "file:line:col: <message>" at the field, or at the start of the line.
   [[noreturn]] void fail(std::string_view column, const std::string& message) const;
   [[noreturn]] void fail(const std::string& message) const;
+  // Throws LimitError at the field (a limit of sim/core/limits.hpp).
+  [[noreturn]] void refuse(std::string_view column, const std::string& limit_message) const;
 
  private:
   const Field& field(std::string_view column) const;

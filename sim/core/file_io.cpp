@@ -43,7 +43,7 @@ std::string read_text(const std::string& path) {
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));
     if (text.size() > limits::kMaxTextFileBytes) {
-      throw Error(limits::exceeds("'" + path + "'", limits::kMaxTextFileBytesText));
+      throw LimitError(limits::exceeds("'" + path + "'", limits::kMaxTextFileBytesText));
     }
   }
   if (in.bad()) throw Error("error while reading '" + path + "'");
@@ -63,8 +63,8 @@ bool read_line(std::istream& in, std::string& line, const std::string& file, int
     }
     if (c == '\n') return true;
     if (line.size() >= limits::kMaxLineBytes) {
-      throw Error(SourceLocation{file, line_number, 0},
-                  limits::exceeds("the line", limits::kMaxLineBytesText) + ": is this a text file?");
+      throw LimitError(SourceLocation{file, line_number, 0},
+                       limits::exceeds("the line", limits::kMaxLineBytesText) + ": is this a text file?");
     }
     line.push_back(static_cast<char>(c));
   }

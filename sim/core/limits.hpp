@@ -12,6 +12,20 @@
 #include <string>
 #include <string_view>
 
+#include "sim/core/error.hpp"
+
+namespace contend {
+
+// An input refused because it reaches one of the limits below (exit status 3,
+// docs/commands.md "Exit status"): the input may be valid, contend cannot
+// simulate it. Every catch of Error still catches it.
+class LimitError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace contend
+
 namespace contend::limits {
 
 // --- Sizes of a run ---

@@ -27,7 +27,7 @@ namespace {
 void check_capacity(int rank_count, const NodeArchitecture& nodes, bool oversubscribe, const std::string& spec) {
   if (rank_count <= 0) throw Error("the workload has no ranks");
   if (rank_count > limits::kMaxRanks) {
-    throw Error(limits::exceeds("the workload's " + std::to_string(rank_count) + " ranks", limits::kMaxRanksText));
+    throw LimitError(limits::exceeds("the workload's " + std::to_string(rank_count) + " ranks", limits::kMaxRanksText));
   }
   if (!oversubscribe && rank_count > nodes.total_cores()) {
     throw Error("mapping '" + spec + "': " + std::to_string(rank_count) + " ranks but the platform has only " +

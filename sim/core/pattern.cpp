@@ -29,12 +29,12 @@ std::pair<double, ComputeSpec::Unit> compute_amount(const PatternLine& line, std
   if (flops.find('/') == std::string::npos) {
     if (const auto f = units::parse_flops(flops)) return {*f, ComputeSpec::Unit::Flops};
     if (auto breach = units::limit_breach(units::QuantityKind::flops, flops); !breach.empty()) {
-      line.fail(field, "compute: " + breach);
+      line.refuse(field, "compute: " + breach);
     }
   }
   if (const auto s = units::parse_duration(text)) return {*s, ComputeSpec::Unit::Seconds};
   if (auto breach = units::limit_breach(units::QuantityKind::duration, text); !breach.empty()) {
-    line.fail(field, "compute: " + breach);
+    line.refuse(field, "compute: " + breach);
   }
   line.fail(field, "compute: expected " + help + ", got '" + std::string(text) + "'");
 }
@@ -144,6 +144,10 @@ SourceLocation PatternLine::where(std::size_t field) const {
 
 void PatternLine::fail(std::size_t field, const std::string& message) const { throw Error(where(field), message); }
 
+void PatternLine::refuse(std::size_t field, const std::string& limit_message) const {
+  throw LimitError(where(field), limit_message);
+}
+
 int PatternLine::rank(std::size_t field, const char* what) { return rank_in(field, fields_[field], what); }
 
 int PatternLine::rank_in(std::size_t field, std::string_view text, const char* what) {
@@ -153,7 +157,7 @@ int PatternLine::rank_in(std::size_t field, std::string_view text, const char* w
     fail(field, std::string(what) + ": expected a rank (an integer >= 0), got '" + std::string(text) + "'");
   }
   if (v >= limits::kMaxRanks) {
-    fail(field, std::string(what) + ": " + limits::exceeds("rank " + std::string(text), limits::kMaxRanksText));
+    refuse(field, std::string(what) + ": " + limits::exceeds("rank " + std::string(text), limits::kMaxRanksText));
   }
   if (declared_ranks_ >= 0 && v >= declared_ranks_) {
     fail(field, "rank " + std::to_string(v) + " is out of range: the pattern declares " +
@@ -167,7 +171,7 @@ std::uint64_t PatternLine::size_field(std::size_t field, const char* what) const
   const auto v = units::parse_size(fields_[field]);
   if (!v) {
     if (auto breach = units::limit_breach(units::QuantityKind::size, fields_[field]); !breach.empty()) {
-      fail(field, std::string(what) + ": " + breach);
+      refuse(field, std::string(what) + ": " + breach);
     }
     fail(field, std::string(what) + ": expected " + std::string(units::kSizeHelp) + ", got '" +
                     std::string(fields_[field]) + "'");
@@ -179,7 +183,7 @@ double PatternLine::duration_field(std::size_t field, const char* what) const {
   const auto v = units::parse_duration(fields_[field]);
   if (!v) {
     if (auto breach = units::limit_breach(units::QuantityKind::duration, fields_[field]); !breach.empty()) {
-      fail(field, std::string(what) + ": " + breach);
+      refuse(field, std::string(what) + ": " + breach);
     }
     fail(field, std::string(what) + ": expected " + std::string(units::kDurationHelp) + ", got '" +
                     std::string(fields_[field]) + "'");
@@ -195,7 +199,7 @@ class PatternBuilder {
   explicit PatternBuilder(Pattern& pattern) : pattern_(pattern) {}
   void add_message(const PatternMessage& m, const PatternLine& line) {
     if (total_messages_ >= limits::kMaxMessages) {
-      line.fail(0, limits::exceeds("this message: the pattern's messages", limits::kMaxMessagesText));
+      line.refuse(0, limits::exceeds("this message: the pattern's messages", limits::kMaxMessagesText));
     }
     ++total_messages_;
     if (pending_.messages.empty()) pending_where_ = line.where(0);
@@ -309,7 +313,7 @@ Pattern read_pattern(std::istream& in, const std::string& name, const PatternLim
         const auto start = units::parse_duration(text);
         if (!start) {
           if (auto breach = units::limit_breach(units::QuantityKind::duration, text); !breach.empty()) {
-            line.fail(f, "start: " + breach);
+            line.refuse(f, "start: " + breach);
           }
           line.fail(f, "start: expected @ and " + std::string(units::kDurationHelp) + ", got '" +
                            std::string(fields[f]) + "'");

@@ -100,6 +100,8 @@ class PatternLine {
   std::string_view operator[](std::size_t i) const { return fields_[i]; }
   SourceLocation where(std::size_t field) const;
   [[noreturn]] void fail(std::size_t field, const std::string& message) const;
+  // Throws LimitError at the field (a limit of sim/core/limits.hpp).
+  [[noreturn]] void refuse(std::size_t field, const std::string& limit_message) const;
 
   // A rank in range of the declared count (if any); remembered for inference.
   int rank(std::size_t field, const char* what);

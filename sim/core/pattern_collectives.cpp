@@ -51,7 +51,8 @@ std::vector<std::uint64_t> size_list(const PatternLine& line, std::size_t field,
     }
     const auto bytes = units::parse_size(item);
     if (!bytes) {
-      if (auto breach = units::limit_breach(units::QuantityKind::size, item); !breach.empty()) line.fail(field, breach);
+      if (auto breach = units::limit_breach(units::QuantityKind::size, item); !breach.empty())
+        line.refuse(field, breach);
       line.fail(field,
                 "expected a list of sizes (" + std::string(units::kSizeHelp) + "), got '" + std::string(item) + "'");
     }

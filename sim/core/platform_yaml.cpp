@@ -79,9 +79,9 @@ NodeArchitecture parse_nodes(const YamlField& f) {
   n.cores_per_socket = as_count(f.require("cores_per_socket", "cores per socket"), limits::kMaxCoresPerSocket);
   n.core_speed = f.require("core_speed", units::kSpeedHelp).as_speed();
   if (n.total_cores() > limits::kMaxCores) {
-    count.fail_with(limits::exceeds(std::to_string(n.count) + " nodes x " + std::to_string(n.cores_per_node()) +
-                                        " cores = " + std::to_string(n.total_cores()) + " cores",
-                                    limits::kMaxCoresText));
+    count.refuse(limits::exceeds(std::to_string(n.count) + " nodes x " + std::to_string(n.cores_per_node()) +
+                                     " cores = " + std::to_string(n.total_cores()) + " cores",
+                                 limits::kMaxCoresText));
   }
   return n;
 }
@@ -185,7 +185,7 @@ StarNetwork parse_star(const YamlField& f, const NicParams& nic) {
 // link_count), each bounded before SimGrid is asked to build it.
 void check_fat_tree_size(const YamlField& f, const FatTreeNetwork& t) {
   const auto too_big = [&f] {
-    f.fail_with(limits::exceeds("the fat tree's leaves, switches and cables", limits::kMaxNetworkCablesText));
+    f.refuse(limits::exceeds("the fat tree's leaves, switches and cables", limits::kMaxNetworkCablesText));
   };
   const auto bound = static_cast<std::uint64_t>(limits::kMaxNetworkCables);
   auto product = [&](std::size_t from, std::size_t to, const std::vector<unsigned>& v, std::uint64_t start) {
@@ -246,8 +246,8 @@ DragonflyPlusNetwork parse_dragonfly_plus(const YamlField& f, const NodeArchitec
   const long long cables =
       nodes.count + groups * d.leaves_per_group * d.spines_per_group + groups * (groups - 1) / 2 * d.global_links;
   if (cables > limits::kMaxNetworkCables) {
-    f.fail_with(limits::exceeds("the Dragonfly+ network's " + std::to_string(cables) + " cables",
-                                limits::kMaxNetworkCablesText));
+    f.refuse(limits::exceeds("the Dragonfly+ network's " + std::to_string(cables) + " cables",
+                             limits::kMaxNetworkCablesText));
   }
   const long long capacity = static_cast<long long>(d.groups) * d.slots_per_group();
   if (auto spread = f.child("nodes_per_group"); spread.present()) {

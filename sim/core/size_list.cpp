@@ -13,7 +13,7 @@ std::uint64_t size_or_fail(std::string_view text, std::string_view option) {
   const auto size = units::parse_size(text);
   if (!size) {
     if (auto breach = units::limit_breach(units::QuantityKind::size, text); !breach.empty()) {
-      throw Error(std::string(option) + ": " + breach);
+      throw LimitError(std::string(option) + ": " + breach);
     }
   }
   if (!size || *size == 0) {
@@ -31,8 +31,8 @@ std::vector<std::uint64_t> parse_size_list(std::string_view text, std::string_vi
   std::size_t begin = 0;
   while (true) {
     if (sizes.size() > limits::kMaxSizeListEntries) {
-      throw Error(std::string(option) + ": " +
-                  limits::exceeds("the list", std::to_string(limits::kMaxSizeListEntries) + " sizes"));
+      throw LimitError(std::string(option) + ": " +
+                       limits::exceeds("the list", std::to_string(limits::kMaxSizeListEntries) + " sizes"));
     }
     const auto comma = text.find(',', begin);
     const auto item = text.substr(begin, comma == std::string_view::npos ? std::string_view::npos : comma - begin);

@@ -86,6 +86,10 @@ void YamlField::fail_with(const std::string& message) const {
   throw Error(where(), (path_.empty() ? std::string("document") : path_) + ": " + message);
 }
 
+void YamlField::refuse(const std::string& limit_message) const {
+  throw LimitError(where(), (path_.empty() ? std::string("document") : path_) + ": " + limit_message);
+}
+
 YamlField YamlField::child(std::string_view key) const {
   const std::string name(key);
   // Copy-construct: yaml-cpp's assignment throws when the key is absent.
@@ -173,7 +177,7 @@ double YamlField::as_number() const {
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(value)) fail("a number");
   if (std::fabs(value) > limits::kMaxPlainNumber) {
-    fail_with(limits::exceeds("the number '" + text + "'", limits::kMaxPlainNumberText));
+    refuse(limits::exceeds("the number '" + text + "'", limits::kMaxPlainNumberText));
   }
   return value;
 }
@@ -193,7 +197,7 @@ auto quantity(const YamlField& field, const std::string& text, units::QuantityKi
               Parse parse) {
   auto v = parse(text);
   if (v) return *v;
-  if (const std::string breach = units::limit_breach(kind, text); !breach.empty()) field.fail_with(breach);
+  if (const std::string breach = units::limit_breach(kind, text); !breach.empty()) field.refuse(breach);
   field.fail(help);
 }
 

@@ -39,6 +39,8 @@ class YamlField {
   [[noreturn]] void fail(std::string_view expected) const;
   // Throws "where: path: <message>".
   [[noreturn]] void fail_with(const std::string& message) const;
+  // Throws LimitError "where: path: <message>" (a limit of sim/core/limits.hpp).
+  [[noreturn]] void refuse(const std::string& limit_message) const;
 
   // Map access. child() may return an absent field; require() throws if absent.
   YamlField child(std::string_view key) const;

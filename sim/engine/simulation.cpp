@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/engine/engine_core.hpp"
 #include "sim/engine/mpi.hpp"
 #include "sim/engine/simgrid_platform.hpp"
@@ -185,8 +186,11 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   RunMonitor monitor(options.wall_time_limit, options.progress_line, core);
   if (monitor.needed()) sg4::Engine::on_time_advance_cb([&monitor](double) { monitor.step(); });
 
+  // Whether the run's first failure was a limit refusal (exit status 3): the
+  // failure crosses the engine as a message, this keeps its kind.
+  bool limit_reached = false;
   for (int r = 0; r < workload.rank_count(); ++r) {
-    sg4::Actor::create(fmt::format("rank-{}", r), core.host_of(r), [&core, &workload, r] {
+    sg4::Actor::create(fmt::format("rank-{}", r), core.host_of(r), [&core, &workload, &limit_reached, r] {
       try {
         Mpi mpi(core, r);
         workload.run(mpi);
@@ -194,6 +198,9 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
         core.drain(r);
       } catch (const SimulationAborted&) {
         // Another rank failed or the run deadlocked: unwind quietly.
+      } catch (const LimitError& e) {
+        if (!core.failure()) limit_reached = true;
+        core.rank_failed(r, e.what());
       } catch (const std::exception& e) {
         core.rank_failed(r, e.what());
       }
@@ -202,7 +209,10 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   engine.run();
   monitor.end_line();
 
-  if (core.failure()) throw Error(*core.failure());
+  if (core.failure()) {
+    if (limit_reached) throw LimitError(*core.failure());
+    throw Error(*core.failure());
+  }
   if (simgrid_deadlock) {
     throw Error("internal error: the simulation stopped with ranks still waiting (SimGrid reported a deadlock):" +
                 core.unfinished_report());

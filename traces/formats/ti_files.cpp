@@ -97,7 +97,8 @@ FileSurvey survey(const std::string& path) {
       throw Error(SourceLocation{path, line, 1}, fmt::format("expected 'RANK ACTION ...', got '{}'", content));
     }
     if (rank >= limits::kMaxRanks) {
-      throw Error(SourceLocation{path, line, 1}, limits::exceeds(fmt::format("rank {}", rank), limits::kMaxRanksText));
+      throw LimitError(SourceLocation{path, line, 1},
+                       limits::exceeds(fmt::format("rank {}", rank), limits::kMaxRanksText));
     }
     survey.highest_rank = std::max(survey.highest_rank, rank);
     if (marks_old_dialect(fields)) survey.dialect = TiDialect::before_3_20;
@@ -128,7 +129,7 @@ TiTraceFiles open_ti_trace(const std::string& path) {
       return files;
     }
     if (listed.size() >= static_cast<std::size_t>(limits::kMaxRanks)) {
-      throw Error(SourceLocation{path, line, 1}, limits::exceeds("the index's rank files", limits::kMaxRanksText));
+      throw LimitError(SourceLocation{path, line, 1}, limits::exceeds("the index's rank files", limits::kMaxRanksText));
     }
     listed.push_back(resolve_rank_file(path, std::string(content), line));
   }

@@ -105,9 +105,14 @@ class Fields {
   std::string_view operator[](std::size_t i) const { return fields_[i]; }
   // Takes off the last argument (an extension read by the caller).
   void drop_last() { --size_; }
-  [[noreturn]] void fail(std::size_t field, const std::string& message) const {
+  SourceLocation where(std::size_t field) const {
     const int column = field < fields_.size() ? static_cast<int>(fields_[field].data() - text_.data()) + 1 : 1;
-    throw Error(SourceLocation{file_, line_no_, column}, message);
+    return SourceLocation{file_, line_no_, column};
+  }
+  [[noreturn]] void fail(std::size_t field, const std::string& message) const { throw Error(where(field), message); }
+  // A documented limit passed (docs/limits.md): exit status 3.
+  [[noreturn]] void refuse(std::size_t field, const std::string& message) const {
+    throw LimitError(where(field), message);
   }
   // At least n fields; `usage` (text, or a function giving it: formatted
   // only for the error) says what the line should look like.
@@ -149,8 +154,8 @@ class Fields {
       fail(i, fmt::format("{}: expected a count >= 0{}, got {}", what, unknown_allowed ? " (or -1)" : "", v));
     }
     if (static_cast<std::uint64_t>(std::max(v, 0LL)) > limits::kMaxMessageBytes) {
-      fail(i,
-           fmt::format("{}: {}", what, limits::exceeds(fmt::format("{} elements", v), limits::kMaxMessageBytesText)));
+      refuse(i,
+             fmt::format("{}: {}", what, limits::exceeds(fmt::format("{} elements", v), limits::kMaxMessageBytesText)));
     }
     return v;
   }
@@ -165,9 +170,9 @@ class Fields {
     }
     const double max = seconds ? limits::kMaxDuration : limits::kMaxFlops;
     if (ec == std::errc::result_out_of_range || d > max) {
-      fail(i, fmt::format("{}: {}", what,
-                          limits::exceeds(fmt::format("'{}'", text),
-                                          seconds ? limits::kMaxDurationText : limits::kMaxFlopsText)));
+      refuse(i, fmt::format("{}: {}", what,
+                            limits::exceeds(fmt::format("'{}'", text),
+                                            seconds ? limits::kMaxDurationText : limits::kMaxFlopsText)));
     }
     return d;
   }
@@ -658,7 +663,7 @@ std::uint64_t ti_element_bytes(std::int64_t count, std::uint32_t element_bytes, 
   if (count == kTiUnknownCount) return limits::kMaxMessageBytes;  // a receive that takes any size
   const auto bytes = limits::checked_multiply(static_cast<std::uint64_t>(count), element_bytes);
   if (!bytes || *bytes > limits::kMaxMessageBytes) {
-    throw Error(
+    throw LimitError(
         where, limits::exceeds(fmt::format("{} elements of {} B", count, element_bytes), limits::kMaxMessageBytesText));
   }
   return *bytes;

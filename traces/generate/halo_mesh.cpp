@@ -73,7 +73,7 @@ struct Graph {
 ManyPairPattern generate_halo_pattern(const HaloMeshOptions& o, HaloMeshStats* stats) {
   if (o.parts < 1) throw Error("--ranks: expected at least 1 part");
   if (o.parts > limits::kMaxRanks) {
-    throw Error("--ranks: " + limits::exceeds(std::to_string(o.parts) + " parts", limits::kMaxRanksText));
+    throw LimitError("--ranks: " + limits::exceeds(std::to_string(o.parts) + " parts", limits::kMaxRanksText));
   }
   if (o.cells_per_part < 1) throw Error("--cells-per-rank: expected a positive number");
   if (o.overlap < 1 || o.overlap > 16) throw Error("--overlap: expected 1..16 ghost layers");
@@ -87,11 +87,12 @@ ManyPairPattern generate_halo_pattern(const HaloMeshOptions& o, HaloMeshStats* s
   const double requested = o.total_cells > 0 ? static_cast<double>(o.total_cells)
                                              : static_cast<double>(o.parts) * static_cast<double>(o.cells_per_part);
   if (requested > static_cast<double>(limits::kMaxMeshCells)) {
-    throw Error(limits::exceeds(fmt::format("a mesh of {:.0f} active cells", requested), limits::kMaxMeshCellsText));
+    throw LimitError(
+        limits::exceeds(fmt::format("a mesh of {:.0f} active cells", requested), limits::kMaxMeshCellsText));
   }
   const Grid g = choose_grid(o);
   if (g.size() > 2 * limits::kMaxMeshCells) {
-    throw Error(
+    throw LimitError(
         limits::exceeds(fmt::format("the mesh's grid of {} cells (with --inactive {})", g.size(), o.inactive_fraction),
                         fmt::format("{} grid cells", 2 * limits::kMaxMeshCells)));
   }

@@ -3,6 +3,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/core/size_list.hpp"
 #include "sim/core/units.hpp"
 
 using namespace contend;
@@ -51,6 +52,20 @@ BOOST_AUTO_TEST_CASE(errors_read_the_same_way) {
   BOOST_TEST(limits::exceeds("rank 300000", limits::kMaxRanksText) ==
              "rank 300000 exceeds contend's limit of 262144 ranks (docs/limits.md)");
   BOOST_TEST(limits::outside("x", "1 to 2") == "x is outside contend's limits, 1 to 2 (docs/limits.md)");
+}
+
+// A limit refusal is its own error type (exit status 3), still an Error;
+// an input that is merely wrong is not one.
+BOOST_AUTO_TEST_CASE(limit_refusals_are_limit_errors) {
+  BOOST_CHECK_THROW(parse_size_list("1:2048GiB", "--sizes"), LimitError);
+  BOOST_CHECK_THROW(parse_size_list("1:2048GiB", "--sizes"), Error);
+  try {
+    parse_size_list("1:fast", "--sizes");
+    BOOST_FAIL("a malformed size is refused");
+  } catch (const LimitError&) {
+    BOOST_FAIL("a malformed size is bad input, not a limit");
+  } catch (const Error&) {
+  }
 }
 
 // A binary input echoed in an error is printed as \xNN, and an endless line is cut.
