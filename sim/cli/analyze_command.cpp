@@ -79,11 +79,12 @@ void write_json(std::ostream& out, const AnalyzeOptions& o, const Mapping& mappi
                 const std::vector<AnalyzedRank>& ranks) {
   const nlohmann::ordered_json units = {
       {"makespan", "s"}, {"intra_node_time", "s"}, {"inter_node_time", "s"}, {"total_time", "s"}};
-  const nlohmann::ordered_json options = {{"platform", o.platform},
-                                          {"pattern", o.pattern},
-                                          {"closed_form", o.form},
-                                          {"mapping", o.mapping},
-                                          {"oversubscribe", o.oversubscribe}};
+  nlohmann::ordered_json options = {{"platform", o.platform},
+                                    {"pattern", o.pattern},
+                                    {"closed_form", o.form},
+                                    {"mapping", o.mapping},
+                                    {"oversubscribe", o.oversubscribe}};
+  if (!o.hosts.empty()) options["hosts"] = o.hosts;  // as simulate --json records it
   auto j = json_head("analyze", contend_version(), units, options);
   double makespan = 0;
   for (const auto& r : ranks) makespan = std::max(makespan, r.total_time);
