@@ -41,6 +41,7 @@ inline constexpr long long kMaxMeshCells = 1LL << 26;          // generate-patte
 inline constexpr long long kMaxNetworkCables = 1LL << 22;      // cables of a Dragonfly+ or fat tree
 inline constexpr std::size_t kMaxSizeListEntries = 4096;       // --sizes lists
 inline constexpr std::size_t kMaxCollOptions = 64;             // --coll options on one command line
+inline constexpr std::uint64_t kMaxSweepCases = 1'000'000;     // cases of one sweep file
 inline constexpr std::size_t kMaxLineBytes = 1 << 26;          // 64 MiB in one line of a text input
 inline constexpr std::size_t kMaxTextFileBytes = 1 << 26;      // 64 MiB in a file read whole (platform YAML)
 
@@ -73,6 +74,7 @@ inline constexpr std::string_view kMaxFlopsText = "1e24 flop";
 inline constexpr std::string_view kMaxLineBytesText = "64 MiB per line";
 inline constexpr std::string_view kMaxTextFileBytesText = "64 MiB for a file read whole";
 inline constexpr std::string_view kMaxPlainNumberText = "1e15 in magnitude";
+inline constexpr std::string_view kMaxSweepCasesText = "1000000 cases in one sweep";
 
 // "<what> exceeds contend's limit of <limit> (docs/limits.md)": every limit
 // error reads the same way.
