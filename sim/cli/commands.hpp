@@ -23,6 +23,7 @@ Action add_fit_flowcut_command(CLI::App& app);
 Action add_select_command(CLI::App& app);
 Action add_convert_trace_command(CLI::App& app);
 Action add_mapping_command(CLI::App& app);
+Action add_sweep_command(CLI::App& app);
 
 // Peak resident memory of this process, bytes.
 long long peak_memory_bytes();

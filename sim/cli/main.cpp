@@ -133,6 +133,7 @@ int main(int argc, char** argv) {
   actions["select"] = contend::cli::add_select_command(app);
   actions["convert-trace"] = contend::cli::add_convert_trace_command(app);
   actions["mapping"] = contend::cli::add_mapping_command(app);
+  actions["sweep"] = contend::cli::add_sweep_command(app);
   contend::cli::set_example(app, {"contend simulate --platform platforms/epyc-rome-2node.yaml "
                                   "--pattern traces/samples/halo-256.pattern"});
 

@@ -11,10 +11,9 @@
 #include "models/registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/options.hpp"
+#include "sim/cli/simulate_run.hpp"
 #include "sim/cli/workload_input.hpp"
 #include "sim/core/file_io.hpp"
-#include "sim/core/hosts.hpp"
-#include "sim/core/mapping.hpp"
 #include "sim/core/pattern.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/results.hpp"
@@ -74,38 +73,25 @@ void print_collective_choices(const PatternWorkload& workload) {
 
 int run_simulate(const SimulateOptions& o) {
   const auto begin = std::chrono::steady_clock::now();
-  const coll::CollectiveSettings collectives = collective_settings(o.workload);
+  collective_settings(o.workload);  // --ompi and --coll are checked before the platform is read
   const Platform platform = read_platform(o.platform);
-  all_models().validate_platform(platform);
-  std::unique_ptr<Workload> workload_owner;
-  TraceWorkload* trace = nullptr;
-  const PatternWorkload* pattern = nullptr;
-  if (!o.workload.trace.empty()) {
-    const ComputeMode compute = compute_mode_by_name(o.workload.compute);
-    auto opened = open_trace_workload(o.workload.trace, collectives, compute);
-    if (auto note = compute_note(*opened, platform.nodes.core_speed, compute))
-      std::cerr << "contend: note: " << *note << "\n";
-    trace = opened.get();
-    workload_owner = std::move(opened);
-  } else {
-    auto read = std::make_unique<PatternWorkload>(read_pattern(o.workload.pattern), collectives);
-    pattern = read.get();
-    workload_owner = std::move(read);
-  }
-  Workload& workload = *workload_owner;
-  const Mapping mapping =
-      make_mapping(o.mapping, workload.rank_count(), machine_of(platform, o.hosts), o.oversubscribe);
-  const auto inputs_read = std::chrono::steady_clock::now();
-
-  SimulationOptions options;
-  options.model = o.model;
-  if (!o.progress.empty()) options.progress = progress_by_name(o.progress);
-  options.mapping_name = o.mapping;
-  options.record_messages = !o.messages.empty();
-  options.wall_time_limit = o.time_limit;
-  options.progress_line.enabled = !o.quiet && isatty(STDERR_FILENO) != 0;
-  const Results results = simulate(platform, mapping, workload, all_models(), options);
-  const auto simulated = std::chrono::steady_clock::now();
+  SimulateRequest request;
+  request.mapping = o.mapping;
+  request.model = o.model;
+  request.progress = o.progress;
+  request.hosts = o.hosts;
+  request.workload = o.workload;
+  request.oversubscribe = o.oversubscribe;
+  request.time_limit = o.time_limit;
+  request.record_messages = !o.messages.empty();
+  request.progress_line = !o.quiet && isatty(STDERR_FILENO) != 0;
+  const SimulateRun run = run_simulation(platform, request);
+  const Results& results = run.results;
+  const SimulationOptions& options = run.options;
+  const TraceWorkload* trace = run.trace;
+  const PatternWorkload* pattern = run.pattern;
+  const auto inputs_read = run.inputs_read;
+  const auto simulated = run.simulated;
 
   if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_rank_csv(out, results); });
   if (!o.messages.empty())

@@ -316,11 +316,11 @@ std::string apply_overrides(const std::string& platform, const std::string& text
                             const std::vector<PlatformOverride>& overrides) {
   YamlText yaml(text, platform);
   for (const auto& o : overrides) {
-    if (const auto entry = yaml.entry(o.path, "value")) {
-      if (!entry->value.is_scalar() && entry->value.present())
-        entry->value.fail("a value to set (this path is a section)");
+    const auto entry = yaml.entry(o.path, "value");
+    if (entry && entry->value.is_scalar()) {
       yaml.set_scalar(o.path, o.value);
     } else {
+      // Absent, or a table (a bandwidth per sharing count): the entry becomes `key: value`.
       const auto dot = o.path.rfind('.');
       yaml.set_entry(o.path, o.path.substr(dot == std::string::npos ? 0 : dot + 1) + ": " + o.value, "value");
     }

@@ -1,0 +1,45 @@
+#include "sim/cli/simulate_run.hpp"
+
+#include <iostream>
+
+#include "models/registry.hpp"
+#include "sim/core/hosts.hpp"
+#include "sim/core/mapping.hpp"
+#include "sim/workload/pattern_workload.hpp"
+#include "traces/replay/trace_workload.hpp"
+
+namespace contend::cli {
+
+SimulateRun run_simulation(const Platform& platform, const SimulateRequest& r) {
+  SimulateRun run;
+  run.began = std::chrono::steady_clock::now();
+  const coll::CollectiveSettings collectives = collective_settings(r.workload);
+  all_models().validate_platform(platform);
+  if (!r.workload.trace.empty()) {
+    const ComputeMode compute = compute_mode_by_name(r.workload.compute);
+    auto opened = open_trace_workload(r.workload.trace, collectives, compute);
+    if (auto note = compute_note(*opened, platform.nodes.core_speed, compute))
+      std::cerr << "contend: note: " << *note << "\n";
+    run.trace = opened.get();
+    run.workload = std::move(opened);
+  } else {
+    auto read = std::make_unique<PatternWorkload>(read_pattern(r.workload.pattern), collectives);
+    run.pattern = read.get();
+    run.workload = std::move(read);
+  }
+  const Mapping mapping =
+      make_mapping(r.mapping, run.workload->rank_count(), machine_of(platform, r.hosts), r.oversubscribe);
+  run.inputs_read = std::chrono::steady_clock::now();
+
+  run.options.model = r.model;
+  if (!r.progress.empty()) run.options.progress = progress_by_name(r.progress);
+  run.options.mapping_name = r.mapping;
+  run.options.record_messages = r.record_messages;
+  run.options.wall_time_limit = r.time_limit;
+  run.options.progress_line.enabled = r.progress_line;
+  run.results = simulate(platform, mapping, *run.workload, all_models(), run.options);
+  run.simulated = std::chrono::steady_clock::now();
+  return run;
+}
+
+}  // namespace contend::cli

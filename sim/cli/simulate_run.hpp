@@ -1,0 +1,45 @@
+#pragma once
+// One simulation as `contend simulate` runs it: the platform (read by the
+// caller: from its file, or a sweep case's text with overrides), the
+// workload, the mapping and the options. `contend simulate` and every case
+// of `contend sweep` run through here, so a sweep's row is what simulate
+// says for the same inputs.
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "sim/cli/workload_input.hpp"
+#include "sim/core/platform.hpp"
+#include "sim/core/results.hpp"
+#include "sim/engine/simulation.hpp"
+
+namespace contend {
+class PatternWorkload;
+class TraceWorkload;
+}  // namespace contend
+
+namespace contend::cli {
+
+struct SimulateRequest {
+  std::string mapping = "block", model, progress, hosts;
+  WorkloadInput workload;
+  bool oversubscribe = false;
+  double time_limit = 0;         // seconds of wall-clock time; 0 = none
+  bool record_messages = false;  // --messages
+  bool progress_line = false;    // the line on a terminal's stderr
+};
+
+struct SimulateRun {
+  std::unique_ptr<Workload> workload;
+  const TraceWorkload* trace = nullptr;      // when the workload is a trace
+  const PatternWorkload* pattern = nullptr;  // when it is a pattern
+  SimulationOptions options;
+  Results results;
+  std::chrono::steady_clock::time_point began, inputs_read, simulated;
+};
+
+// Validates the platform's model sections, opens the workload, maps its
+// ranks and simulates. Throws contend::Error on bad input.
+SimulateRun run_simulation(const Platform& platform, const SimulateRequest& request);
+
+}  // namespace contend::cli
