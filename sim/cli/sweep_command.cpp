@@ -27,6 +27,7 @@ struct SweepOptions {
   std::size_t slurm_array = 0;
   long long run_case = -1;
   bool quiet = false;
+  bool check = false;
 };
 
 int default_jobs() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
@@ -56,6 +57,11 @@ int run_sweep(const SweepOptions& o) {
   const SweepSpec spec = read_sweep(o.sweep);
   check_sweep_models(spec);
   if (o.run_case >= 0) return run_one_case(spec, o.run_case);
+  if (o.check) {
+    // Every case's platform and overrides too (contend-sweep-mpi asks before it starts).
+    plan_sweep(spec, shard_cases(spec.cases.size(), Shard{1, 1}), "-", contend_version());
+    return 0;
+  }
   const int jobs = o.jobs > 0 ? o.jobs : default_jobs();
   if (o.slurm_array > 0) {
     if (o.output.empty()) throw Error("--slurm-array: give the folder for the script and the shards (--output DIR)");
@@ -126,6 +132,7 @@ Action add_sweep_command(CLI::App& app) {
   cmd->add_option("--run-case", o->run_case,
                   "Run case K in this process and print its outcome line (contend-sweep-mpi's worker)")
       ->group("");
+  cmd->add_flag("--check", o->check, "Check the sweep file and exit (contend-sweep-mpi's first step)")->group("");
   add_quiet_flag(*cmd, o->quiet);
   cmd->get_option("--shard")->excludes("--slurm-array");
   set_example(*cmd, {"contend sweep tests/data/sweep/small.yaml --jobs 2 --output results.csv"});

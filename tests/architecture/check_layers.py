@@ -37,6 +37,7 @@ RULES = [
     ("calibrate/common/", CORE + ["calibrate/common/"]),
     ("calibrate/", CORE + ["calibrate/common/", "{method}"]),  # bench/ and fit/ of one method
     ("validation/testbed/runner/", CORE + ["calibrate/common/", "validation/testbed/runner/"]),
+    ("sim/sweep_mpi/", CORE + ["calibrate/common/", "sim/sweep_mpi/"]),
     ("bench/", []),
 ]
 # fit/ also reads its model's parameters (one layer up from the engine's
