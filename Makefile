@@ -52,6 +52,7 @@ bench: build
 	bench/scale.sh
 	bench/ti_replay_scale.sh
 	bench/mapping_search.sh
+	bench/sweep_throughput.sh
 
 validate: build
 	validation/flowcut/run.sh $(BUILD_DIR)/bin/contend

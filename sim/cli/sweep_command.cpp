@@ -96,19 +96,15 @@ int run_sweep(const SweepOptions& o) {
       });
   progress.finish();
   results.finish();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  std::size_t failed = 0;
-  for (const auto& [index, row] : results.rows()) failed += row.ok ? 0 : 1;
-  if (failed > 0)
-    std::cerr << fmt::format("contend: warning: {} of {} cases failed (status error, and why, in {})\n", failed,
-                             cases.size(), output);
-  if (!o.quiet) {
-    fmt::print("sweep: {} cases{}: {} run, {} already in {}, {} failed; {:.1f} s on {} workers", cases.size(),
-               o.shard.empty() ? "" : " (shard " + o.shard + ")", plan.todo.size(), kept, output, failed, wall, jobs);
-    if (!plan.todo.empty() && wall > 0)
-      fmt::print(" ({:.0f} cases/min)", static_cast<double>(plan.todo.size()) * 60 / wall);
-    fmt::print("\n");
-  }
+  SweepSummary summary{"contend",
+                       o.shard.empty() ? "sweep" : "sweep (shard " + o.shard + ")",
+                       fmt::format("{} workers", jobs),
+                       cases.size(),
+                       plan.todo.size(),
+                       kept,
+                       output,
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count()};
+  print_sweep_end(results, summary, o.quiet);
   return 0;
 }
 

@@ -1,7 +1,10 @@
 #include "sim/core/sweep_output.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <filesystem>
+#include <iostream>
 
 #include "sim/core/file_io.hpp"
 
@@ -76,6 +79,20 @@ void SweepOutput::finish() { write(); }
 void SweepOutput::write() {
   write_file_atomically(path_, [&](std::ostream& out) { write_sweep_csv(out, spec_, rows_); });
   written_ = std::chrono::steady_clock::now();
+}
+
+void print_sweep_end(const SweepOutput& results, const SweepSummary& s, bool quiet) {
+  std::size_t failed = 0;
+  for (const auto& [index, row] : results.rows()) failed += row.ok ? 0 : 1;
+  if (failed > 0)
+    std::cerr << fmt::format("{}: warning: {} of {} cases failed (status error, and why, in {})\n", s.program, failed,
+                             s.cases, s.output);
+  if (quiet) return;
+  std::string line = fmt::format("{}: {} cases: {} run, {} already in {}, {} failed; {:.1f} s on {}", s.label, s.cases,
+                                 s.run, s.kept, s.output, failed, s.wall_seconds, s.on);
+  if (s.run > 0 && s.wall_seconds > 0)
+    line += fmt::format(" ({:.0f} cases/min)", static_cast<double>(s.run) * 60 / s.wall_seconds);
+  std::cout << line << std::endl;
 }
 
 }  // namespace contend

@@ -55,4 +55,17 @@ class SweepOutput {
   bool periodic_ = true;  // a regular file: rewritten as cases finish
 };
 
+// How a sweep ended, printed by every runner: on standard error a warning
+// when cases failed (always), on standard output the summary unless quiet:
+//   sweep: 200 cases: 180 run, 20 already in results.csv, 2 failed; 25.1 s on 2 workers (430 cases/min)
+struct SweepSummary {
+  std::string program;  // "contend", for the warning
+  std::string label;    // "sweep", "sweep (shard 2/4)", "contend-sweep-mpi"
+  std::string on;       // "2 workers", "3 ranks"
+  std::size_t cases = 0, run = 0, kept = 0;
+  std::string output;
+  double wall_seconds = 0;
+};
+void print_sweep_end(const SweepOutput& results, const SweepSummary& summary, bool quiet);
+
 }  // namespace contend

@@ -117,19 +117,15 @@ int lead(const Options& o, int size) {
   }
   progress.finish();
   results.finish();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  std::size_t failed = 0;
-  for (const auto& [index, row] : results.rows()) failed += row.ok ? 0 : 1;
-  if (failed > 0)
-    std::cerr << fmt::format("contend-sweep-mpi: warning: {} of {} cases failed (status error, and why, in {})\n",
-                             failed, spec.cases.size(), o.output);
-  if (!o.quiet) {
-    fmt::print("contend-sweep-mpi: {} cases: {} run on {} ranks, {} already in {}, {} failed; {:.1f} s",
-               spec.cases.size(), plan.todo.size(), size, kept, o.output, failed, wall);
-    if (!plan.todo.empty() && wall > 0)
-      fmt::print(" ({:.0f} cases/min)", static_cast<double>(plan.todo.size()) * 60 / wall);
-    fmt::print("\n");
-  }
+  contend::SweepSummary summary{"contend-sweep-mpi",
+                                "contend-sweep-mpi",
+                                fmt::format("{} ranks", size),
+                                spec.cases.size(),
+                                plan.todo.size(),
+                                kept,
+                                o.output,
+                                std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count()};
+  contend::print_sweep_end(results, summary, o.quiet);
   return 0;
 }
 

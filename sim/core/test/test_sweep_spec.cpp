@@ -148,7 +148,12 @@ BOOST_AUTO_TEST_CASE(a_bad_override_names_the_sweep_line_and_the_platform) {
   section.overrides[1].path = "levels.inter_node";
   BOOST_TEST(error_message([&] { platform_text(section); }) ==
              "sweep.yaml:5:30: set levels.inter_node = '2us' in " + platform + ": " + platform +
-                 ":38:5: levels.inter_node: expected a value to set (this path is a section), got a mapping");
+                 ":37:15: levels.inter_node: expected a mapping, got '2us'");
+  // A table (a bandwidth per sharing count) becomes the one value given.
+  auto table = spec.cases[0];
+  table.overrides[1].path = "levels.inter_node.bandwidth";
+  table.overrides[1].value = "25GB/s";
+  BOOST_TEST(platform_text(table).find("    eager_threshold: 8KiB\n    bandwidth: 25GB/s\n") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(the_hash_covers_inputs_and_file_contents) {
