@@ -92,7 +92,8 @@ void print_sweep_end(const SweepOutput& results, const SweepSummary& s, bool qui
                                  s.run, s.kept, s.output, failed, s.wall_seconds, s.on);
   if (s.run > 0 && s.wall_seconds > 0)
     line += fmt::format(" ({:.0f} cases/min)", static_cast<double>(s.run) * 60 / s.wall_seconds);
-  std::cout << line << std::endl;
+  // With the rows on standard output (-o -), the summary goes to standard error.
+  (s.output == "-" ? std::cerr : std::cout) << line << std::endl;
 }
 
 }  // namespace contend

@@ -88,7 +88,14 @@ int lead(const Options& o, int size) {
   std::unique_ptr<CaseProcess> own;
   int workers = size - 1;
   while (workers > 0 || own || next < plan.todo.size()) {
-    if (!own && next < plan.todo.size()) own = std::make_unique<CaseProcess>(o.contend, o.sweep, plan.todo[next++]);
+    if (!own && next < plan.todo.size()) {
+      const auto index = plan.todo[next++];
+      try {
+        own = std::make_unique<CaseProcess>(o.contend, o.sweep, index);
+      } catch (const contend::Error& e) {
+        record(index, contend::failed_outcome(e.what(), 0));  // the other ranks still wait for answers
+      }
+    }
     int pending = 0;
     MPI_Status status;
     MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, MPI_COMM_WORLD, &pending, &status);
@@ -140,10 +147,15 @@ int work(const Options& o) {
     long long index = -1;
     MPI_Recv(&index, 1, MPI_LONG_LONG, 0, kAssignTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (index < 0) return 0;
-    CaseProcess process(o.contend, o.sweep, static_cast<std::size_t>(index));
-    while (!process.poll(-1)) {
+    report = std::to_string(index) + "\n";
+    try {
+      CaseProcess process(o.contend, o.sweep, static_cast<std::size_t>(index));
+      while (!process.poll(-1)) {
+      }
+      report += process.outcome();
+    } catch (const contend::Error& e) {
+      report += contend::failed_outcome(e.what(), 0);  // rank 0 waits for this answer
     }
-    report = std::to_string(index) + "\n" + process.outcome();
   }
 }
 
