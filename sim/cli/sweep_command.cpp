@@ -62,7 +62,8 @@ int run_sweep(const SweepOptions& o) {
     plan_sweep(spec, shard_cases(spec.cases.size(), Shard{1, 1}), "-", contend_version());
     return 0;
   }
-  const int jobs = o.jobs > 0 ? o.jobs : default_jobs();
+  // An array task's cores are its --cpus-per-task, not this (login) machine's: 1 unless --jobs says.
+  const int jobs = o.jobs > 0 ? o.jobs : (o.slurm_array > 0 ? 1 : default_jobs());
   if (o.slurm_array > 0) {
     if (o.output.empty()) throw Error("--slurm-array: give the folder for the script and the shards (--output DIR)");
     // Every case's platform and overrides are checked now, not in the array.

@@ -378,7 +378,8 @@ std::vector<std::string> trace_files(const std::string& trace) {
   int number = 0;
   while (number < limits::kMaxRanks && read_line(in, line, trace, ++number)) {
     const std::string name(trim(line));
-    if (name.empty() || name.find(' ') != std::string::npos) return files;  // a trace of actions, not an index
+    if (name.empty() || name.front() == '#') continue;
+    if (name.find(' ') != std::string::npos) return files;  // a trace of actions, not an index
     for (const fs::path& candidate : {fs::path(name), path.parent_path() / name, fs::path(trace + "_files") / name}) {
       if (fs::is_regular_file(candidate, ec)) {
         files.push_back(candidate.string());

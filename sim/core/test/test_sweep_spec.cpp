@@ -182,6 +182,16 @@ BOOST_AUTO_TEST_CASE(the_hash_covers_inputs_and_file_contents) {
   fs::remove_all(dir);
 }
 
+BOOST_AUTO_TEST_CASE(a_ti_trace_is_its_index_and_rank_files) {
+  const std::string folder = kSource + "/traces/examples/traces/cg-2/";
+  const auto files = trace_files(folder + "trace.txt");
+  BOOST_TEST(files == (std::vector<std::string>{folder + "trace.txt", folder + "rank-0.txt", folder + "rank-1.txt"}),
+             boost::test_tools::per_element());
+  // A single-file trace of actions is itself.
+  const std::string single = kSource + "/tests/data/ti/ring-4.txt";
+  BOOST_TEST(trace_files(single) == std::vector<std::string>{single}, boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(rows_are_written_and_read_back) {
   const auto dir = scratch("rows");
   std::ofstream(dir / "sweep.yaml") << "platform: p.yaml\npattern: w.pattern\ncoll: ['bcast=chain:8K,x', b]\n";
