@@ -99,7 +99,7 @@ int run_sweep(const SweepOptions& o) {
   results.finish();
   SweepSummary summary{"contend",
                        o.shard.empty() ? "sweep" : "sweep (shard " + o.shard + ")",
-                       fmt::format("{} workers", jobs),
+                       fmt::format("{} worker{}", jobs, jobs == 1 ? "" : "s"),
                        cases.size(),
                        plan.todo.size(),
                        kept,

@@ -126,7 +126,7 @@ int lead(const Options& o, int size) {
   results.finish();
   contend::SweepSummary summary{"contend-sweep-mpi",
                                 "contend-sweep-mpi",
-                                fmt::format("{} ranks", size),
+                                fmt::format("{} rank{}", size, size == 1 ? "" : "s"),
                                 spec.cases.size(),
                                 plan.todo.size(),
                                 kept,
