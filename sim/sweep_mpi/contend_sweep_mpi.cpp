@@ -10,13 +10,16 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <iostream>
 #include <memory>
 
 #include "calibrate/common/command_line.hpp"
 #include "calibrate/common/mpi_support.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/launcher_files.hpp"
 #include "sim/core/sweep_output.hpp"
 #include "sim/core/sweep_progress.hpp"
 #include "sim/core/sweep_rows.hpp"
@@ -51,7 +54,9 @@ void send_text(const std::string& text, int destination, int tag) {
 // The sweep as `contend sweep` checks it (the models are the simulator's to
 // know): its errors are printed by contend itself.
 bool sweep_is_valid(const Options& o) {
-  const std::string command = fmt::format("'{}' sweep '{}' --check", o.contend, o.sweep);
+  if (access(o.contend.c_str(), X_OK) != 0)
+    throw contend::Error("cannot run '" + o.contend + "': " + std::strerror(errno) + " (give --contend PATH)");
+  const std::string command = contend::shell_quote(o.contend) + " sweep " + contend::shell_quote(o.sweep) + " --check";
   const int status = std::system(command.c_str());
   return status == 0;
 }
