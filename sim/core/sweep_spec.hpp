@@ -10,9 +10,10 @@
 //     levels.inter_node.bandwidth: [10GB/s, 25GB/s]
 //
 // The cases are the Cartesian product of the axes, the first key of the file
-// varying slowest and the last fastest (nested loops in the order written),
-// or an explicit `cases:` list whose entries take the same keys (the keys
-// written beside `cases:` are then the values every case starts from).
+// varying slowest and the last fastest (nested loops in the order written).
+// An explicit `cases:` list, whose entries take the same keys, is one more
+// axis at its place in the file; a single value written beside it is what
+// every listed case starts from.
 // Relative paths are relative to the sweep file.
 #include <cstddef>
 #include <cstdint>
