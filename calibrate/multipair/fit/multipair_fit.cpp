@@ -164,7 +164,7 @@ std::map<Level, LevelFit> fit_multipair(const std::vector<MultipairSample>& samp
 }
 
 std::string fits_csv(const std::map<Level, LevelFit>& fits) {
-  std::string out = "level,N,P,direction,sizes,intercept,slope,bandwidth,r_squared,tau\n";
+  std::string out = "level,N,P,direction,sizes,intercept_s,slope_s_per_byte,bandwidth_bytes_per_s,r_squared,tau_s\n";
   for (const auto& [level, fit] : fits) {
     for (const auto& f : fit.by_n) {
       out += fmt::format("{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9f},{:.9g}\n", level_name(level), f.n, f.ranks,

@@ -278,7 +278,7 @@ FitErrors fit_errors(const AlgorithmFit& fit) {
 
 std::string fits_csv(const TaulopCalibration& c) {
   std::string out =
-      "algorithm,P,size,samples,lambda_o0,lambda_o1,lambda_L0,lambda_L1,measured,predicted,weight,o0,o1,L0,L1\n";
+      "algorithm,P,size_bytes,samples,lambda_o0,lambda_o1,lambda_L0,lambda_L1,measured_s,predicted_s,weight,o0_s,o1_s,L0_s,L1_s\n";
   for (const auto& f : c.algorithms) {
     for (const auto& eq : f.equations) {
       out +=
