@@ -1,6 +1,7 @@
 #include "traces/formats/otf2_trace.hpp"
 
 #include <fmt/format.h>
+#include <malloc.h>
 #include <otf2/otf2.h>
 
 #include <algorithm>
@@ -28,6 +29,15 @@ OTF2_ErrorCode keep_otf2_quiet(void*, const char*, uint64_t, const char*, OTF2_E
 OTF2_Reader* open_archive(const std::string& anchor) {
   static const bool quiet = (OTF2_Error_RegisterCallback(keep_otf2_quiet, nullptr), true);
   (void)quiet;
+  // libotf2 (3.0) reads past the data of a truncated definition or event
+  // file into the rest of its chunk buffer (uninitialised memory, valgrind:
+  // OTF2_Buffer_ReadGetNextChunk). glibc serves a freed chunk buffer again
+  // once its dynamic mmap threshold has grown, and what the previous reader
+  // left there could then decide the outcome, even loop. A fixed threshold
+  // keeps every chunk buffer (256 KiB at least) a fresh zero-filled mapping:
+  // a broken archive reads the same, to the same error, every time.
+  static const bool fresh_chunks = mallopt(M_MMAP_THRESHOLD, 128 * 1024) == 1;
+  (void)fresh_chunks;
   open_input(anchor, "cannot open OTF2 anchor file '" + anchor + "'");  // exists, readable, not a directory
   OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
   if (!reader) throw Error(anchor + ": not an OTF2 archive (its anchor file cannot be read)");
