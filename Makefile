@@ -39,7 +39,7 @@ fuzz: deps
 	@command -v clang++ > /dev/null || { echo "make fuzz needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)"; exit 1; }
 	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCONTEND_FUZZ=ON \
 		-DFUZZ_SECONDS=$(FUZZ_SECONDS) > /dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target fuzz_units fuzz_platform fuzz_pattern fuzz_mapping fuzz_ti_line fuzz_csv
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_units fuzz_platform fuzz_pattern fuzz_mapping fuzz_ti_line fuzz_csv fuzz_otf2
 	@cmake --build build-fuzz -j 1 --target fuzz-run
 
 bench: build

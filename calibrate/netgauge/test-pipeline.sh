@@ -38,7 +38,7 @@ fits = list(csv.DictReader(open(f"{work}/fits.csv")))
 if not fits:
     fail("no fitted values")
 for r in fits:
-    for k in ("L", "g", "G", "o_s", "O_s", "o_r", "O_r"):
+    for k in ("L_s", "g_s", "G_s_per_byte", "o_s_s", "O_s_s_per_byte", "o_r_s", "O_r_s_per_byte"):
         v = float(r[k])
         if not math.isfinite(v) or v < 0:
             fail(f"{r['range']} {r['datatype']} {k} = {v}")
@@ -71,7 +71,7 @@ if any("eager_threshold" not in l for l in changed):
 # contend pingpong on the written file reproduces the fit's model round trips.
 sizes = [r for r in csv.DictReader(open(f"{work}/sizes.csv"))]
 for datatype in ("contiguous", "vector:4,1,4:float"):
-    rows = {int(r["bytes"]): float(r["model"]) for r in sizes if r["datatype"] == datatype}
+    rows = {int(r["bytes"]): float(r["model_s"]) for r in sizes if r["datatype"] == datatype}
     out = subprocess.run([contend, "pingpong", "--platform", f"{work}/platform.yaml", "--sizes",
                           f"{min(rows)}:{max(rows)}", "--datatype", datatype], capture_output=True, text=True, check=True).stdout
     lines = [l for l in out.splitlines() if l and not l.startswith("#")]

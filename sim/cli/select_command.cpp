@@ -88,20 +88,19 @@ double simulate_bcast(const Platform& platform, const SelectOptions& o, const ta
   forced.segment_bytes = algorithm == taulop::BcastAlgorithm::Linear ? 0 : parameters.segment_size;
   settings.forced[coll::CollectiveOp::bcast] = forced;
   settings.chain_fanout = parameters.kchain_fanout;
-  try {
-    const std::string makespan = run_in_child_process([&] {
-      const Mapping mapping = make_mapping(o.mapping, o.procs, machine_of(platform), false);
-      CollectiveWorkload workload(o.procs, coll::make_call(coll::CollectiveOp::bcast, bytes), settings);
-      SimulationOptions options;
-      options.model = o.model;
-      options.mapping_name = o.mapping;
-      return fmt::format("{:.17g}", simulate(platform, mapping, workload, all_models(), options).makespan());
-    });
-    return std::stod(makespan);
-  } catch (const Error& e) {
-    throw Error(fmt::format("simulating {} of {} B on {} ranks: {}", taulop::bcast_algorithm_name(algorithm), bytes,
-                            o.procs, e.what()));
+  const auto results = WorkerPool(1).run(1, [&](std::size_t) {
+    const Mapping mapping = make_mapping(o.mapping, o.procs, machine_of(platform), false);
+    CollectiveWorkload workload(o.procs, coll::make_call(coll::CollectiveOp::bcast, bytes), settings);
+    SimulationOptions options;
+    options.model = o.model;
+    options.mapping_name = o.mapping;
+    return fmt::format("{:.17g}", simulate(platform, mapping, workload, all_models(), options).makespan());
+  });
+  if (!results[0].ok) {
+    throw_job_failure(results[0], fmt::format("simulating {} of {} B on {} ranks",
+                                              taulop::bcast_algorithm_name(algorithm), bytes, o.procs));
   }
+  return std::stod(results[0].answer);
 }
 
 int run_select(const SelectOptions& o) {

@@ -173,6 +173,7 @@ CsvFile CsvFile::read(std::istream& in, const std::string& name, const CsvColumn
     }
     std::vector<std::string> known = columns.required;
     known.insert(known.end(), columns.optional.begin(), columns.optional.end());
+    for (const auto& [column, former] : columns.former_names) known.push_back(former);
     for (std::size_t i = 0; i < fields.size(); ++i) {
       const std::string& column = fields[i].text;
       const SourceLocation at{name, number, fields[i].column};
@@ -180,6 +181,10 @@ CsvFile CsvFile::read(std::istream& in, const std::string& name, const CsvColumn
         throw Error(at, "unknown column '" + column + "'" + did_you_mean(column, known) + "; expected " + join(known));
       }
       if (!header->index.emplace(column, i).second) throw Error(at, "column '" + column + "' given twice");
+    }
+    for (const auto& [column, former] : columns.former_names) {
+      const auto old = header->index.find(former);
+      if (old != header->index.end() && !header->index.count(column)) header->index.emplace(column, old->second);
     }
     for (const auto& column : columns.required) {
       if (header->index.count(column)) continue;

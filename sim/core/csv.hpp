@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/core/error.hpp"
@@ -25,6 +26,10 @@ struct CsvColumns {
   std::vector<std::string> required{};
   std::vector<std::string> optional{};  // with only_known: the other columns a header may have
   bool only_known = false;              // a column neither required nor optional is an error
+  // {column, the name files written before it carried its unit give it}
+  // ({"time_s", "time"}): a header with the old name and not the new one
+  // is read as if it said the new one.
+  std::vector<std::pair<std::string, std::string>> former_names{};
   // The message when the header lacks a required column, given the header
   // line as written; unset: "missing column 'c'; the header needs a, b, c".
   std::function<std::string(std::string_view header)> header_error{};

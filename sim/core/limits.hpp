@@ -61,6 +61,8 @@ inline constexpr double kMaxPlainNumber = 1e15;  // a model parameter without a 
 // The text of each limit, as errors name it.
 inline constexpr std::string_view kMaxRanksText = "262144 ranks";
 inline constexpr std::string_view kMaxNodesText = "16384 nodes";
+inline constexpr std::string_view kMaxSocketsPerNodeText = "64 sockets per node";
+inline constexpr std::string_view kMaxCoresPerSocketText = "4096 cores per socket";
 inline constexpr std::string_view kMaxCoresText = "4194304 cores";
 inline constexpr std::string_view kMaxMessagesText = "16000000 messages";
 inline constexpr std::string_view kMaxMessageBytesText = "1 TiB (2^40 bytes)";

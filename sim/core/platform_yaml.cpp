@@ -70,13 +70,28 @@ namespace {
 
 int as_count(const YamlField& f, int max = 1 << 20) { return static_cast<int>(f.as_int(1, max)); }
 
+// A count bounded by one of contend's limits (docs/limits.md): a whole
+// number above it is a limit refusal (exit status 3), anything else outside
+// [1, max] bad input. `unit` names what is counted ("nodes").
+int limited_count(const YamlField& f, int max, std::string_view unit, std::string_view limit_text) {
+  const std::string text = f.as_string();
+  const bool whole =
+      !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (whole && (text.size() > 9 || std::stoll(text) > max)) {
+    f.refuse(limits::exceeds(text + " " + std::string(unit), limit_text));
+  }
+  return as_count(f, max);
+}
+
 NodeArchitecture parse_nodes(const YamlField& f) {
   f.allow_only({"count", "sockets", "cores_per_socket", "core_speed", "hosts"});
   NodeArchitecture n;
   const auto count = f.require("count", "number of nodes");
-  n.count = as_count(count, limits::kMaxNodes);
-  n.sockets = as_count(f.require("sockets", "sockets per node"), limits::kMaxSocketsPerNode);
-  n.cores_per_socket = as_count(f.require("cores_per_socket", "cores per socket"), limits::kMaxCoresPerSocket);
+  n.count = limited_count(count, limits::kMaxNodes, "nodes", limits::kMaxNodesText);
+  n.sockets = limited_count(f.require("sockets", "sockets per node"), limits::kMaxSocketsPerNode, "sockets per node",
+                            limits::kMaxSocketsPerNodeText);
+  n.cores_per_socket = limited_count(f.require("cores_per_socket", "cores per socket"), limits::kMaxCoresPerSocket,
+                                     "cores per socket", limits::kMaxCoresPerSocketText);
   n.core_speed = f.require("core_speed", units::kSpeedHelp).as_speed();
   if (n.total_cores() > limits::kMaxCores) {
     count.refuse(limits::exceeds(std::to_string(n.count) + " nodes x " + std::to_string(n.cores_per_node()) +

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 
 namespace contend {
 namespace {
@@ -37,13 +38,16 @@ void write_all(int fd, const std::string& text) {
   }
 }
 
-// In the child: run the job, answer "ok ANSWER" or "error MESSAGE", exit.
+// In the child: run the job, answer "ok ANSWER", "limit MESSAGE" (a
+// LimitError) or "error MESSAGE", exit.
 [[noreturn]] void run_child(const WorkerPool::Job& job, std::size_t index, int fd) {
   const int null = open("/dev/null", O_WRONLY);
   if (null >= 0) dup2(null, STDOUT_FILENO);
   std::string reply;
   try {
     reply = "ok " + job(index);
+  } catch (const LimitError& e) {
+    reply = std::string("limit ") + e.what();
   } catch (const std::exception& e) {
     reply = std::string("error ") + e.what();
   } catch (...) {
@@ -83,6 +87,9 @@ JobResult reap(Child& child) {
   if (child.reply.rfind("ok ", 0) == 0) {
     r.ok = true;
     r.answer = child.reply.substr(3);
+  } else if (child.reply.rfind("limit ", 0) == 0) {
+    r.limit = true;
+    r.answer = child.reply.substr(6);
   } else if (child.reply.rfind("error ", 0) == 0) {
     r.answer = child.reply.substr(6);
   } else {
@@ -168,9 +175,15 @@ std::vector<JobResult> WorkerPool::run(std::size_t count, const Job& job, const 
   return results;
 }
 
+void throw_job_failure(const JobResult& failed, const std::string& context) {
+  const std::string message = context.empty() ? failed.answer : context + ": " + failed.answer;
+  if (failed.limit) throw LimitError(message);
+  throw Error(message);
+}
+
 std::string run_in_child_process(const std::function<std::string()>& job) {
   const auto results = WorkerPool(1).run(1, [&job](std::size_t) { return job(); });
-  if (!results[0].ok) throw Error(results[0].answer);
+  if (!results[0].ok) throw_job_failure(results[0], "");
   return results[0].answer;
 }
 

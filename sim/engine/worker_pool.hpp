@@ -11,7 +11,9 @@
 //    same jobs give the same results with any number of workers); on_done is
 //    called as jobs complete, in completion order (progress, streaming).
 //  - A job that throws, or a child that dies without answering (killed,
-//    crashed), is a failed job that says why; the other jobs go on.
+//    crashed), is a failed job that says why; the other jobs go on. A job
+//    refused by one of contend's limits (LimitError) says so (`limit`), so
+//    the command exits with status 3 as it would in-process.
 //  - With a deadline, the children still running when it passes are killed
 //    and the jobs not started by then are not started: their results are
 //    `cut` (a budget is a hard limit, not a wish).
@@ -28,6 +30,7 @@ struct JobResult {
   bool ok = false;
   std::string answer;  // the job's answer when ok, else why it failed
   bool cut = false;    // killed, or never started, at the pool's deadline
+  bool limit = false;  // failed on one of contend's limits (the job threw LimitError)
   double wall_seconds = 0;
 };
 
@@ -47,7 +50,12 @@ class WorkerPool {
   std::optional<Deadline> deadline_;
 };
 
-// One job in one child: its answer, or contend::Error with the job's message.
+// A failed job's error, `context: why`: LimitError when a limit refused it
+// (exit status 3), contend::Error otherwise.
+[[noreturn]] void throw_job_failure(const JobResult& failed, const std::string& context);
+
+// One job in one child: its answer, or the job's error (throw_job_failure,
+// without context).
 std::string run_in_child_process(const std::function<std::string()>& job);
 
 }  // namespace contend

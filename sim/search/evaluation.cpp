@@ -79,7 +79,7 @@ std::vector<std::optional<Evaluation>> Evaluator::evaluate(const std::vector<Map
       out.emplace_back();
       continue;
     }
-    if (!results[i].ok) throw Error("simulating mapping " + names[i] + ": " + results[i].answer);
+    if (!results[i].ok) throw_job_failure(results[i], "simulating mapping " + names[i]);
     longest_ = std::max(longest_, results[i].wall_seconds);
     out.push_back(Evaluation::parse(results[i].answer));
   }
@@ -92,7 +92,7 @@ std::pair<Evaluation, CommGraph> Evaluator::evaluate_and_record(const Mapping& m
     const Results r = run_one(setup_, mapping, name, true);
     return evaluation_of(r).serialize() + CommGraph(setup_.rank_count, r.messages).serialize();
   });
-  if (!results[0].ok) throw Error("simulating mapping " + name + ": " + results[0].answer);
+  if (!results[0].ok) throw_job_failure(results[0], "simulating mapping " + name);
   longest_ = std::max(longest_, results[0].wall_seconds);
   ++simulations_;
   const std::string& answer = results[0].answer;

@@ -12,13 +12,16 @@ const std::vector<contend::CsvColumns>& column_sets() {
   using contend::CsvColumns;
   static const std::vector<CsvColumns> sets = {
       CsvColumns{.required = {"rank"}},
-      CsvColumns{.required = {"rank", "time"}},
+      CsvColumns{.required = {"rank", "time_s"}, .former_names = {{"time_s", "time"}}},
       CsvColumns{.required = {"bytes", "seconds"}, .optional = {"datatype"}, .only_known = true},
-      CsvColumns{.required = {"level", "direction", "P", "N", "size", "repeats", "sample", "time"}},
-      CsvColumns{.required = {"datatype", "bytes", "count", "quantity", "n", "delay", "repetition", "time"}},
+      CsvColumns{.required = {"level", "direction", "P", "N", "size", "repeats", "sample", "time_s"},
+                 .former_names = {{"time_s", "time"}}},
+      CsvColumns{.required = {"datatype", "bytes", "count", "quantity", "n", "delay_s", "repetition", "time_s"},
+                 .former_names = {{"delay_s", "delay"}, {"time_s", "time"}}},
       CsvColumns{.required = {"conflict", "repetition", "flow", "src", "dst", "bytes", "seconds"}},
       CsvColumns{.required = {"experiment", "channel", "algorithm", "ompi_algorithm", "segment", "fanout", "P", "nodes",
-                              "size", "calls", "sample", "time"}},
+                              "size", "calls", "sample", "time_s"},
+                 .former_names = {{"time_s", "time"}}},
   };
   return sets;
 }

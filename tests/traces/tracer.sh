@@ -25,7 +25,7 @@ done
 ls out/*.part 2>/dev/null && { echo "part files left behind"; exit 1; }
 # Every call's duration: rank 0's MPI_Ssend calls (its only sends on
 # MPI_COMM_WORLD) are in its trace and in its call list.
-[ "$(head -1 out/calls-0.csv)" = "call,start,duration,compute_before" ] || { echo "calls-0.csv: bad header"; exit 1; }
+[ "$(head -1 out/calls-0.csv)" = "call,start_s,duration_s,compute_before_s" ] || { echo "calls-0.csv: bad header"; exit 1; }
 [ "$(grep -c '^MPI_Ssend,' out/calls-0.csv)" = "$(grep '^0 send ' out/rank-0.txt | grep -vc 'comm=')" ] \
   || { echo "calls-0.csv and rank-0.txt disagree on MPI_Ssend"; exit 1; }
 # The calls the app makes appear in the trace.

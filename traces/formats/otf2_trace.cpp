@@ -1,6 +1,7 @@
 #include "traces/formats/otf2_trace.hpp"
 
 #include <fmt/format.h>
+#include <malloc.h>
 #include <otf2/otf2.h>
 
 #include <algorithm>
@@ -28,10 +29,57 @@ OTF2_ErrorCode keep_otf2_quiet(void*, const char*, uint64_t, const char*, OTF2_E
 OTF2_Reader* open_archive(const std::string& anchor) {
   static const bool quiet = (OTF2_Error_RegisterCallback(keep_otf2_quiet, nullptr), true);
   (void)quiet;
+  // libotf2 (3.0) reads past the data of a truncated definition or event
+  // file into the rest of its chunk buffer (uninitialised memory, valgrind:
+  // OTF2_Buffer_ReadGetNextChunk). glibc serves a freed chunk buffer again
+  // once its dynamic mmap threshold has grown, and what the previous reader
+  // left there could then decide the outcome, even loop. A fixed threshold
+  // keeps every chunk buffer (256 KiB at least) a fresh zero-filled mapping:
+  // a broken archive reads the same, to the same error, every time.
+  static const bool fresh_chunks = mallopt(M_MMAP_THRESHOLD, 128 * 1024) == 1;
+  (void)fresh_chunks;
   open_input(anchor, "cannot open OTF2 anchor file '" + anchor + "'");  // exists, readable, not a directory
   OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
   if (!reader) throw Error(anchor + ": not an OTF2 archive (its anchor file cannot be read)");
   return reader;
+}
+
+// An archive open for reading, closed (with its event readers and files)
+// when it goes out of scope, an exception included.
+class OpenArchive {
+ public:
+  explicit OpenArchive(const std::string& anchor) : reader_(open_archive(anchor)) {}
+  ~OpenArchive() { OTF2_Reader_Close(reader_); }
+  OpenArchive(const OpenArchive&) = delete;
+  OpenArchive& operator=(const OpenArchive&) = delete;
+  OTF2_Reader* get() const { return reader_; }
+
+ private:
+  OTF2_Reader* reader_;
+};
+
+// "traces.otf2 (rank R)": where a rank's events come from, in errors.
+std::string rank_label(const Otf2Definitions& defs, int rank) { return fmt::format("{} (rank {})", defs.path, rank); }
+
+// The event reader of `rank`'s location, after its local definitions (the
+// location's id mappings, if the writer made any).
+OTF2_EvtReader* open_rank_events(OTF2_Reader* reader, const Otf2Definitions& defs, int rank) {
+  const std::string& path = defs.path;
+  const OTF2_LocationRef location = defs.rank_locations.at(static_cast<std::size_t>(rank));
+  check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), path, "reader set-up");
+  check(OTF2_Reader_SelectLocation(reader, location), path, "selecting a location");
+  if (OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
+    if (OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader, location)) {
+      uint64_t read = 0;
+      OTF2_Reader_ReadAllLocalDefinitions(reader, local, &read);
+      OTF2_Reader_CloseDefReader(reader, local);
+    }
+    OTF2_Reader_CloseDefFiles(reader);
+  }
+  check(OTF2_Reader_OpenEvtFiles(reader), path, "opening event files");
+  OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, location);
+  if (!events) throw Error(fmt::format("{}: no events for rank {} (location {})", path, rank, location));
+  return events;
 }
 
 // ------------------------------------------------------------ definitions
@@ -197,6 +245,7 @@ struct RawEvent {
 struct Otf2RankReader::Impl {
   const Otf2Definitions& defs;
   int rank;
+  OpenArchive archive;
   OTF2_Reader* reader = nullptr;
   OTF2_EvtReader* events = nullptr;
   std::deque<RawEvent> ahead;  // read, not yet converted
@@ -214,10 +263,10 @@ struct Otf2RankReader::Impl {
   std::vector<Key> region_waits;  // blocking sends/receives of the current MPI region
   std::map<std::uint64_t, Key> requests;
 
-  Impl(const Otf2Definitions& d, int r) : defs(d), rank(r) {}
+  Impl(const Otf2Definitions& d, int r) : defs(d), rank(r), archive(d.path) {}
 
   [[noreturn]] void fail(const std::string& message) const {
-    throw Error(SourceLocation{fmt::format("{} (rank {})", defs.path, rank), static_cast<int>(current), 0},
+    throw Error(SourceLocation{rank_label(defs, rank), static_cast<int>(current), 0},
                 "event " + std::to_string(current) + ": " + message);
   }
 
@@ -232,7 +281,7 @@ struct Otf2RankReader::Impl {
     const auto before = ahead.size();
     while (ahead.size() == before && !end_of_events) {
       uint64_t n = 0;
-      check(OTF2_Reader_ReadLocalEvents(reader, events, 1, &n), defs.path, "reading events");
+      check(OTF2_Reader_ReadLocalEvents(reader, events, 1, &n), rank_label(defs, rank), "reading events");
       if (n == 0) end_of_events = true;
       // Events without a callback (metrics, ...) are skipped.
     }
@@ -532,22 +581,8 @@ OTF2_CallbackCode ev_collective(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, vo
 Otf2RankReader::Otf2RankReader(const Otf2Definitions& defs, int rank) : impl_(std::make_unique<Impl>(defs, rank)) {
   Impl& m = *impl_;
   const std::string& path = defs.path;
-  m.reader = open_archive(path);
-  const OTF2_LocationRef location = defs.rank_locations.at(static_cast<std::size_t>(rank));
-  check(OTF2_Reader_SetSerialCollectiveCallbacks(m.reader), path, "reader set-up");
-  check(OTF2_Reader_SelectLocation(m.reader, location), path, "selecting a location");
-  // Local definitions hold the location's id mappings, if the writer made any.
-  if (OTF2_Reader_OpenDefFiles(m.reader) == OTF2_SUCCESS) {
-    if (OTF2_DefReader* local = OTF2_Reader_GetDefReader(m.reader, location)) {
-      uint64_t read = 0;
-      OTF2_Reader_ReadAllLocalDefinitions(m.reader, local, &read);
-      OTF2_Reader_CloseDefReader(m.reader, local);
-    }
-    OTF2_Reader_CloseDefFiles(m.reader);
-  }
-  check(OTF2_Reader_OpenEvtFiles(m.reader), path, "opening event files");
-  m.events = OTF2_Reader_GetEvtReader(m.reader, location);
-  if (!m.events) throw Error(fmt::format("{}: no events for rank {} (location {})", path, rank, location));
+  m.reader = m.archive.get();
+  m.events = open_rank_events(m.reader, defs, rank);
   OTF2_EvtReaderCallbacks* callbacks = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetEnterCallback(callbacks, ev_region<EventType::Enter>);
   OTF2_EvtReaderCallbacks_SetLeaveCallback(callbacks, ev_region<EventType::Leave>);
@@ -565,8 +600,15 @@ Otf2RankReader::Otf2RankReader(const Otf2Definitions& defs, int rank) : impl_(st
   check(code, path, "event callbacks");
 }
 
-Otf2RankReader::~Otf2RankReader() {
-  if (impl_->reader) OTF2_Reader_Close(impl_->reader);  // also closes its event readers and files
+Otf2RankReader::~Otf2RankReader() = default;
+
+void check_otf2_events(const Otf2Definitions& defs) {
+  for (int rank = 0; rank < defs.ranks(); ++rank) {
+    const OpenArchive archive(defs.path);
+    OTF2_EvtReader* events = open_rank_events(archive.get(), defs, rank);
+    uint64_t read = 0;  // no callbacks: the events are decoded and dropped
+    check(OTF2_Reader_ReadAllLocalEvents(archive.get(), events, &read), rank_label(defs, rank), "reading events");
+  }
 }
 
 std::optional<TiAction> Otf2RankReader::next() {
@@ -583,8 +625,7 @@ std::optional<TiAction> Otf2RankReader::next() {
 }
 
 SourceLocation Otf2RankReader::where() const {
-  return SourceLocation{fmt::format("{} (rank {})", impl_->defs.path, impl_->rank), static_cast<int>(impl_->current),
-                        0};
+  return SourceLocation{rank_label(impl_->defs, impl_->rank), static_cast<int>(impl_->current), 0};
 }
 
 }  // namespace contend

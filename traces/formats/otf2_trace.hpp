@@ -51,6 +51,13 @@ struct Otf2Definitions {
 // Reads the global definitions; throws contend::Error naming the archive.
 Otf2Definitions read_otf2_definitions(const std::string& anchor);
 
+// Decodes every rank's events (without converting them): a truncated or
+// corrupt event file is an error naming the archive and the rank. The replay
+// checks this before it starts: read lazily, the error would reach a rank
+// only after its last good event, and a rank blocked before that (its peers
+// waiting for what the lost events held) would show it as a deadlock.
+void check_otf2_events(const Otf2Definitions& defs);
+
 // One rank's events as actions, read lazily.
 class Otf2RankReader {
  public:

@@ -21,7 +21,9 @@ class Otf2Source final : public ActionSource {
 }  // namespace
 
 Otf2Workload::Otf2Workload(const std::string& anchor, const coll::CollectiveSettings& collectives)
-    : TraceWorkload(collectives), defs_(read_otf2_definitions(anchor)) {}
+    : TraceWorkload(collectives), defs_(read_otf2_definitions(anchor)) {
+  check_otf2_events(defs_);
+}
 
 std::string Otf2Workload::description() const {
   return fmt::format("OTF2 trace {} ({} communicators besides MPI_COMM_WORLD)", defs_.path, defs_.communicators.size());

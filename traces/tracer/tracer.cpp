@@ -125,7 +125,7 @@ void Tracer::start(int world_rank) {
   make_directory(dir_);
   trace_.open(dir_ + "/rank-" + std::to_string(rank_) + ".txt");
   calls_.open(dir_ + "/calls-" + std::to_string(rank_) + ".csv");
-  calls_.append("call,start,duration,compute_before\n");
+  calls_.append("call,start_s,duration_s,compute_before_s\n");
   // The speed the computation's seconds become flops at, for the replay's
   // --compute measured (a comment line: SimGrid's replay skips it).
   trace_.append("# contend-trace compute-speed " + number(speed_) + "\n");
@@ -286,7 +286,7 @@ void Tracer::finish() {
   profile =
       "rank,t_noprogress,t_comp,n_nonblocking,t_min_nonblocking,n_test,t_min_test,n_wait,t_min_wait,"
       "n_blocking,t_blocking,t_other,t_mpi\n";
-  measured = "rank,time,mpi_time,comp_time,host\n";
+  measured = "rank,time_s,mpi_time_s,comp_time_s,host\n";
   for (int r = 0; r < world_; ++r) {
     const double* v = rows.data() + static_cast<std::size_t>(r) * row.size();
     index += "rank-" + std::to_string(r) + ".txt\n";

@@ -53,7 +53,8 @@ def measured(path, hosts):
             if row["host"] != hosts[int(row["rank"])]:
                 sys.exit(f"{path}: rank {row['rank']} ran on {row['host']}, its mapping says {hosts[int(row['rank'])]}")
             rep = int(row["repetition"])
-            per_rep[rep] = max(per_rep.get(rep, 0.0), float(row["time"]))
+            # `time`: pattern_run's column before it carried its unit.
+            per_rep[rep] = max(per_rep.get(rep, 0.0), float(row["time_s"] if "time_s" in row else row["time"]))
     return sorted(per_rep.values())
 
 

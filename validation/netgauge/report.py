@@ -22,9 +22,18 @@ import subprocess
 import sys
 
 
+# fit-loggops's columns with their units (--fits, --sizes) -> the names of
+# the parameters here, which the CSVs of earlier runs still use.
+WITHOUT_UNITS = {"L_s": "L", "g_s": "g", "G_s_per_byte": "G", "o_s_s": "o_s", "O_s_s_per_byte": "O_s",
+                 "o_r_s": "o_r", "O_r_s_per_byte": "O_r", "netgauge_L_s": "netgauge_L", "delay_s": "delay",
+                 "prtt1_s": "prtt1", "prttn_s": "prttn", "prttnd_s": "prttnd", "gap_s": "gap",
+                 "o_s_hat_s": "o_s_hat", "o_r_hat_s": "o_r_hat", "pingpong_s": "pingpong",
+                 "pingpong_median_s": "pingpong_median", "model_s": "model"}
+
+
 def read_csv(path):
     with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+        return [{WITHOUT_UNITS.get(k, k): v for k, v in r.items()} for r in csv.DictReader(f)]
 
 
 def fits_by_range(path):

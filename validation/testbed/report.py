@@ -44,6 +44,16 @@ def read_csv(path):
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
+def read_measured(path):
+    """pattern_run's raw CSV; results of runs before its columns carried their unit say `time`, `late`."""
+    rows = read_csv(path)
+    for r in rows:
+        for old in ("time", "late"):
+            if old in r and old + "_s" not in r:
+                r[old + "_s"] = r.pop(old)
+    return rows
+
+
 def quantile(values, q):
     v = sorted(values)
     pos = q * (len(v) - 1)
@@ -62,7 +72,7 @@ class Case:
         self.name = row["case"]
         self.workload = row["workload"]
         self.mapping = row["mapping"]
-        raw = read_csv(os.path.join(results, "measured", self.name + ".csv"))
+        raw = read_measured(os.path.join(results, "measured", self.name + ".csv"))
         self.ranks = int(row["ranks"])
         runs = int(row["repetitions"]) + int(row["warmup"])
         self.drops = int(row["drops"]) / runs  # per repetition, all shaped links
@@ -70,9 +80,9 @@ class Case:
         by_rank = [[] for _ in range(self.ranks)]
         by_rep = {}
         self.hosts = [None] * self.ranks
-        self.late = statistics.mean(float(r["late"]) for r in raw)
+        self.late = statistics.mean(float(r["late_s"]) for r in raw)
         for r in raw:
-            rank, t = int(r["rank"]), float(r["time"])
+            rank, t = int(r["rank"]), float(r["time_s"])
             by_rank[rank].append(t)
             by_rep.setdefault(int(r["repetition"]), [0.0] * self.ranks)[rank] = t
             self.hosts[rank] = r["host"]

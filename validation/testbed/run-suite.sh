@@ -69,7 +69,7 @@ for app in "${apps[@]}"; do
     ctd_log "run $case_name ($ranks ranks, $repetitions runs under the tracer)"
     read -r drops0 retrans0 < <(ctd_loss_counters)
     raw="$results/measured/$case_name.csv"
-    echo "repetition,rank,host,time,late" > "$raw.tmp"
+    echo "repetition,rank,host,time_s,late_s" > "$raw.tmp"
     for rep in $(seq 1 "$repetitions"); do
       dir="$results/traces/$case_name/run-$rep"
       rm -rf "$dir"

@@ -15,7 +15,7 @@
 // the last rank's end from that instant: the barrier's exit skew (ms with
 // many ranks on few cores) then stays out of the intercept. Written per sample, in seconds,
 // to the raw CSV that `contend fit-multipair` reads:
-//   level,direction,P,N,size,repeats,sample,time
+//   level,direction,P,N,size,repeats,sample,time_s
 // N is Thune's count of competing receivers per socket (intra/inter-socket)
 // or per node (inter-node): N = P for intra_socket, N = P/2 otherwise; with
 // --unidirectional only ranks < P/2 send, which gives N = P/2 receivers
@@ -148,7 +148,7 @@ void write_header(std::ostream& out, const Run& run, const std::vector<RankPlace
   }
   out << "\n# time: slowest rank's window of " << run.repeats << " repetitions, seconds, from "
       << (run.common_clock ? "a common start on one clock" : "each rank's barrier exit") << "\n";
-  out << "level,direction,P,N,size,repeats,sample,time\n";
+  out << "level,direction,P,N,size,repeats,sample,time_s\n";
 }
 
 int run_benchmark(const Options& o, int rank, int size) {

@@ -13,10 +13,11 @@
 namespace contend::calibrate {
 namespace {
 
-constexpr std::string_view kHeader = "level,direction,P,N,size,repeats,sample,time";
+constexpr std::string_view kHeader = "level,direction,P,N,size,repeats,sample,time_s";
 
 CsvColumns raw_columns() {
-  return CsvColumns{.required = {"level", "direction", "P", "N", "size", "repeats", "sample", "time"},
+  return CsvColumns{.required = {"level", "direction", "P", "N", "size", "repeats", "sample", "time_s"},
+                    .former_names = {{"time_s", "time"}},
                     .header_error = [](std::string_view header) {
                       return "expected the header '" + std::string(kHeader) + "', got '" + std::string(header) + "'";
                     }};
@@ -106,8 +107,8 @@ std::vector<MultipairSample> samples_of(const CsvFile& csv) {
     s.size = row.at_least<std::uint64_t>("size", 1);
     s.repeats = row.at_least<int>("repeats", 1);
     row.at_least<int>("sample", 0);
-    s.time = row.at_least<double>("time", 0.0);
-    if (!(s.time > 0)) row.fail("time", "time: expected a positive number of seconds");
+    s.time = row.at_least<double>("time_s", 0.0);
+    if (!(s.time > 0)) row.fail("time_s", "time_s: expected a positive number of seconds");
     samples.push_back(s);
   }
   if (samples.empty()) throw Error(csv.end(), "no measurements after the header");
@@ -164,7 +165,7 @@ std::map<Level, LevelFit> fit_multipair(const std::vector<MultipairSample>& samp
 }
 
 std::string fits_csv(const std::map<Level, LevelFit>& fits) {
-  std::string out = "level,N,P,direction,sizes,intercept,slope,bandwidth,r_squared,tau\n";
+  std::string out = "level,N,P,direction,sizes,intercept_s,slope_s_per_byte,bandwidth_bytes_per_s,r_squared,tau_s\n";
   for (const auto& [level, fit] : fits) {
     for (const auto& f : fit.by_n) {
       out += fmt::format("{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9f},{:.9g}\n", level_name(level), f.n, f.ranks,

@@ -68,7 +68,7 @@ struct LevelFit {
 // fewer than two sizes or a time that does not grow with size.
 std::map<Level, LevelFit> fit_multipair(const std::vector<MultipairSample>& samples);
 
-// The fitted lines as CSV: level,N,P,direction,sizes,intercept,slope,bandwidth,r_squared,tau.
+// The fitted lines as CSV: level,N,P,direction,sizes,intercept_s,slope_s_per_byte,bandwidth_bytes_per_s,r_squared,tau_s.
 std::string fits_csv(const std::map<Level, LevelFit>& fits);
 
 // Ordinary least squares y = a + b x; returns {a, b, r^2}.

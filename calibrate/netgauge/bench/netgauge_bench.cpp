@@ -21,7 +21,7 @@
 // The order of the quantities is shuffled in every repetition (a fixed seed),
 // so a slow phase of a loaded machine does not hit one quantity only. Rows go
 // to the raw CSV that `contend fit-loggops` reads:
-//   datatype,bytes,count,quantity,n,delay,repetition,time
+//   datatype,bytes,count,quantity,n,delay_s,repetition,time_s
 // count is the number of datatype instances in one message; the datatype is
 // quoted (its name has commas).
 #include <mpi.h>
@@ -303,7 +303,7 @@ void write_csv(const std::string& path, const Options& o, const std::vector<std:
         << (o.level.empty() ? std::string() : ", checked for level " + o.level) << "\n";
     out << "# n = " << o.messages << ", delay " << o.delay << ", " << o.repetitions << " repetitions, ping-pong of "
         << o.pingpong_iterations << " round trips; times in seconds\n";
-    out << "datatype,bytes,count,quantity,n,delay,repetition,time\n";
+    out << "datatype,bytes,count,quantity,n,delay_s,repetition,time_s\n";
     for (const auto& r : rows) {
       char line[256];
       std::snprintf(line, sizeof line, "\"%s\",%llu,%d,%s,%d,%.9g,%d,%.9g\n", r.datatype.c_str(),

@@ -13,7 +13,7 @@
 namespace contend::calibrate {
 namespace {
 
-constexpr const char* kHeader = "datatype,bytes,count,quantity,n,delay,repetition,time";
+constexpr const char* kHeader = "datatype,bytes,count,quantity,n,delay_s,repetition,time_s";
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -26,7 +26,8 @@ double median_of(std::vector<double> v) {
 std::vector<NetgaugeSample> read_netgauge_csv(const std::string& path) {
   const CsvFile csv = CsvFile::read(
       path, CsvColumns{
-                .required = {"datatype", "bytes", "count", "quantity", "n", "delay", "repetition", "time"},
+                .required = {"datatype", "bytes", "count", "quantity", "n", "delay_s", "repetition", "time_s"},
+                .former_names = {{"delay_s", "delay"}, {"time_s", "time"}},
                 .header_error = [](std::string_view) { return std::string("expected the header '") + kHeader + "'"; }});
   std::vector<NetgaugeSample> samples;
   for (const auto& row : csv.rows()) {
@@ -39,8 +40,8 @@ std::vector<NetgaugeSample> read_netgauge_csv(const std::string& path) {
       row.expected("quantity", "prtt, orecv, pingpong or pingpong_median");
     }
     s.n = row.at_least<int>("n", 1);
-    s.delay = row.seconds("delay");
-    s.time = row.seconds("time");
+    s.delay = row.seconds("delay_s");
+    s.time = row.seconds("time_s");
     samples.push_back(s);
   }
   if (samples.empty()) throw Error(path + ": no measurements");
@@ -212,7 +213,9 @@ double model_round_trip(const ProtocolFit& range, const std::string& datatype, d
 }
 
 std::string fits_csv(const LogGopsFit& fit) {
-  std::string out = "range,first_bytes,last_bytes,datatype,L,g,G,o_s,O_s,o_r,O_r,switch_bytes,netgauge_L\n";
+  std::string out =
+      "range,first_bytes,last_bytes,datatype,L_s,g_s,G_s_per_byte,o_s_s,O_s_s_per_byte,o_r_s,O_r_s_per_byte,switch_"
+      "bytes,netgauge_L_s\n";
   const std::string sw = fit.switch_bytes ? std::to_string(*fit.switch_bytes) : "";
   for (const auto& [name, r] : {std::pair{"eager", &fit.eager}, std::pair{"rendezvous", &fit.rendezvous}}) {
     for (const auto& [datatype, o] : r->datatypes) {
@@ -226,7 +229,8 @@ std::string fits_csv(const LogGopsFit& fit) {
 
 std::string sizes_csv(const std::map<std::string, std::vector<SizeEstimate>>& estimates, const LogGopsFit& fit) {
   std::string out =
-      "datatype,bytes,range,n,delay,prtt1,prttn,prttnd,gap,o_s_hat,o_r_hat,pingpong,pingpong_median,model\n";
+      "datatype,bytes,range,n,delay_s,prtt1_s,prttn_s,prttnd_s,gap_s,o_s_hat_s,o_r_hat_s,pingpong_s,pingpong_median_s,"
+      "model_s\n";
   for (const auto& [datatype, sizes] : estimates) {
     for (const auto& s : sizes) {
       const bool eager = !fit.switch_bytes || s.bytes < *fit.switch_bytes;

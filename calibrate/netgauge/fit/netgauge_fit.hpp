@@ -102,7 +102,7 @@ LogGopsFit fit_loggops(const std::map<std::string, std::vector<SizeEstimate>>& e
 // Bacon et al. Sec. 3.1: 2(max(o_s + O_s k, g + G k) + L + O_r k + o_r).
 double model_round_trip(const ProtocolFit& range, const std::string& datatype, double k);
 
-// The fitted parameters as CSV: range,first_bytes,last_bytes,datatype,L,g,G,o_s,O_s,o_r,O_r,switch_bytes,netgauge_L.
+// The fitted parameters as CSV: range,first_bytes,last_bytes,datatype,L_s,g_s,G_s_per_byte,o_s_s,O_s_s_per_byte,o_r_s,O_r_s_per_byte,switch_bytes,netgauge_L_s.
 std::string fits_csv(const LogGopsFit& fit);
 // The per-size estimates, ping-pong and model round trip as CSV.
 std::string sizes_csv(const std::map<std::string, std::vector<SizeEstimate>>& estimates, const LogGopsFit& fit);

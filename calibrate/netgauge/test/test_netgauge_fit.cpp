@@ -302,7 +302,7 @@ BOOST_AUTO_TEST_CASE(raw_csv_is_read_and_checked) {
   { std::ofstream(bad) << "datatype,bytes,count,quantity,n,delay,repetition,time\ncontiguous,8,8,prtt,1,0,0,soon\n"; }
   BOOST_TEST(error_message([&] {
                read_netgauge_csv(bad);
-             }).find("bad.csv:2:27: time: expected a time in seconds (a number >= 0), got 'soon'") !=
+             }).find("bad.csv:2:27: time_s: expected a time in seconds (a number >= 0), got 'soon'") !=
              std::string::npos);
   { std::ofstream(bad) << "size,time\n"; }
   BOOST_TEST(error_message([&] { read_netgauge_csv(bad); }).find("expected the header") != std::string::npos);

@@ -19,7 +19,7 @@
 // and --segment say.
 //
 // Output (rank 0, written atomically), one row per sample, time in seconds:
-//   experiment,channel,algorithm,ompi_algorithm,segment,fanout,P,nodes,size,calls,sample,time
+//   experiment,channel,algorithm,ompi_algorithm,segment,fanout,P,nodes,size,calls,sample,time_s
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -325,7 +325,7 @@ int run(const Options& o) {
           << "\n";
       out << "# hosts:";
       for (std::size_t r = 0; r < hosts.size(); ++r) out << ' ' << r << '@' << hosts[r];
-      out << "\nexperiment,channel,algorithm,ompi_algorithm,segment,fanout,P,nodes,size,calls,sample,time\n";
+      out << "\nexperiment,channel,algorithm,ompi_algorithm,segment,fanout,P,nodes,size,calls,sample,time_s\n";
       for (const auto& r : rows) out << r << '\n';
     });
   }

@@ -17,7 +17,8 @@ namespace {
 
 CsvColumns raw_columns() {
   return CsvColumns{.required = {"experiment", "channel", "algorithm", "ompi_algorithm", "segment", "fanout", "P",
-                                 "nodes", "size", "calls", "sample", "time"},
+                                 "nodes", "size", "calls", "sample", "time_s"},
+                    .former_names = {{"time_s", "time"}},
                     .header_error = [](std::string_view header) {
                       return "expected the header '" + std::string(kTaulopCsvHeader) + "', got '" +
                              std::string(header) + "'";
@@ -84,8 +85,8 @@ TaulopSample parse_sample(const CsvRow& row) {
   s.size = row.at_least<std::uint64_t>("size", 1);
   s.calls = row.at_least<int>("calls", 1);
   s.sample = row.at_least<int>("sample", 0);
-  s.time = row.at_least<double>("time", 0.0);
-  if (!(s.time > 0)) row.fail("time", "time: expected a positive number of seconds");
+  s.time = row.at_least<double>("time_s", 0.0);
+  if (!(s.time > 0)) row.fail("time_s", "time_s: expected a positive number of seconds");
   return s;
 }
 
@@ -278,7 +279,8 @@ FitErrors fit_errors(const AlgorithmFit& fit) {
 
 std::string fits_csv(const TaulopCalibration& c) {
   std::string out =
-      "algorithm,P,size,samples,lambda_o0,lambda_o1,lambda_L0,lambda_L1,measured,predicted,weight,o0,o1,L0,L1\n";
+      "algorithm,P,size_bytes,samples,lambda_o0,lambda_o1,lambda_L0,lambda_L1,measured_s,predicted_s,weight,o0_s,o1_s,"
+      "L0_s,L1_s\n";
   for (const auto& f : c.algorithms) {
     for (const auto& eq : f.equations) {
       out +=

@@ -8,7 +8,7 @@
 //    broadcast + flat gather experiment (median over samples), solved for
 //    o^0, o^1, L^0, L^1 by Huber regression (huber.hpp).
 // Raw CSV (taulop_bench; one header, '#' comments):
-//   experiment,channel,algorithm,ompi_algorithm,segment,fanout,P,nodes,size,calls,sample,time
+//   experiment,channel,algorithm,ompi_algorithm,segment,fanout,P,nodes,size,calls,sample,time_s
 // experiment is nbft (channel 0 = shared memory, 1 = network) or
 // bcast_gather (algorithm = the paper's name, ompi_algorithm = Open MPI's id);
 // nodes = each rank's node index, ':'-separated; time = seconds per call.
@@ -25,7 +25,7 @@
 namespace contend::calibrate {
 
 inline constexpr std::string_view kTaulopCsvHeader =
-    "experiment,channel,algorithm,ompi_algorithm,segment,fanout,P,nodes,size,calls,sample,time";
+    "experiment,channel,algorithm,ompi_algorithm,segment,fanout,P,nodes,size,calls,sample,time_s";
 
 struct TaulopSample {
   bool nbft = false;                        // false: bcast_gather

@@ -337,7 +337,7 @@ BOOST_AUTO_TEST_CASE(raw_csv_errors_say_where) {
   BOOST_TEST(error_of("nbft,2,,,8192,,2,0:0,8192,10,0,1e-5") ==
              "r.csv:2:6: channel: expected 0 (shared memory) or 1 (network)");
   BOOST_TEST(error_of("nbft,0,,,8192,,2,0:0,8192,10,0,-1") ==
-             "r.csv:2:32: time: expected a number >= 0.000000, got '-1'");
+             "r.csv:2:32: time_s: expected a number >= 0.000000, got '-1'");
 }
 
 BOOST_AUTO_TEST_CASE(platform_section_is_what_the_taulop_model_predicts) {

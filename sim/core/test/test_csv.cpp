@@ -100,6 +100,21 @@ BOOST_AUTO_TEST_CASE(header_errors_name_the_column) {
              "t.csv: no header line: expected one naming the columns size, time");
 }
 
+// A column renamed when it gained its unit: files with the former name read
+// the same; with both names, the new one counts.
+BOOST_AUTO_TEST_CASE(a_former_column_name_reads_as_the_new_one) {
+  const CsvColumns renamed{.required = {"size", "time_s"}, .only_known = true, .former_names = {{"time_s", "time"}}};
+  const CsvFile old = read("size,time\n8,2.5e-6\n", renamed);
+  BOOST_TEST(old.rows().at(0).seconds("time_s") == 2.5e-6);
+  BOOST_TEST(old.has_column("time_s"));
+  BOOST_TEST(read("size,time_s\n8,1e-3\n", renamed).rows().at(0).seconds("time_s") == 1e-3);
+  BOOST_TEST(read("size,time,time_s\n8,1,2\n", renamed).rows().at(0).seconds("time_s") == 2);
+  BOOST_TEST(error_message([&] { read("size,time\n8,soon\n", renamed).rows().at(0).seconds("time_s"); }) ==
+             "t.csv:2:3: time_s: expected a time in seconds (a number >= 0), got 'soon'");
+  BOOST_TEST(error_message([&] { read("size,tim\n", renamed); }) ==
+             "t.csv:1:6: unknown column 'tim' (did you mean 'time'?); expected size, time_s, time");
+}
+
 BOOST_AUTO_TEST_CASE(rows_have_as_many_fields_as_the_header) {
   BOOST_TEST(error_message([] { read("size,time\n1,2\n1,2,3\n", kSizeTime); }) ==
              "t.csv:3:1: expected 2 fields as in the header, got 3");

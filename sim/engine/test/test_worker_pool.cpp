@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "sim/core/error.hpp"
+#include "sim/core/limits.hpp"
 #include "sim/engine/worker_pool.hpp"
 #include "tests/harness/error_message.hpp"
 
@@ -87,6 +88,31 @@ BOOST_AUTO_TEST_CASE(one_job_in_a_child) {
   BOOST_TEST(run_in_child_process([] { return std::to_string(getpid()); }) != std::to_string(getpid()));
   BOOST_TEST(test::error_message([] { run_in_child_process([]() -> std::string { throw Error("no"); }); }) == "no");
   BOOST_TEST(test::error_message([] { WorkerPool(0); }) == "the number of workers must be at least 1, got 0");
+}
+
+// A limit refusal in a child keeps its kind: the command exits 3 as it
+// would in-process (docs/commands.md, exit status).
+BOOST_AUTO_TEST_CASE(a_limit_reached_in_a_child_stays_a_limit) {
+  const auto results = WorkerPool(2).run(2, [](std::size_t i) -> std::string {
+    if (i == 0) throw LimitError("too many segments");
+    throw Error("bad input");
+  });
+  BOOST_TEST(results[0].limit);
+  BOOST_TEST(results[0].answer == "too many segments");
+  BOOST_TEST(!results[1].limit);
+  BOOST_TEST(results[1].answer == "bad input");
+  BOOST_CHECK_THROW(throw_job_failure(results[0], "case 0"), LimitError);
+  BOOST_TEST(test::error_message([&] { throw_job_failure(results[0], "case 0"); }) == "case 0: too many segments");
+  BOOST_TEST(test::error_message([&] { throw_job_failure(results[1], "case 1"); }) == "case 1: bad input");
+  bool limit = false;
+  try {
+    throw_job_failure(results[1], "case 1");
+  } catch (const LimitError&) {
+    limit = true;
+  } catch (const Error&) {
+  }
+  BOOST_TEST(!limit);
+  BOOST_CHECK_THROW(run_in_child_process([]() -> std::string { throw LimitError("limit"); }), LimitError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

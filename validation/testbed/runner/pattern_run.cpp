@@ -18,7 +18,7 @@
 // The first --warmup repetitions are not recorded: Open MPI opens its TCP
 // connections on first use.
 //
-// Output (rank 0): repetition,rank,host,time,late   (seconds)
+// Output (rank 0): repetition,rank,host,time_s,late_s   (seconds)
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -134,7 +134,7 @@ int run(const Options& o, int rank, int size) {
     contend::write_file_atomically(o.output, [&](std::ostream& out) {
       out << "# pattern_run " << o.pattern << ": " << size << " ranks, " << pattern.steps.size() << " steps, sync "
           << o.sync << ", " << o.repetitions << " repetitions after " << o.warmup << " warm-up\n";
-      out << "repetition,rank,host,time,late\n" << rows.str();
+      out << "repetition,rank,host,time_s,late_s\n" << rows.str();
     });
   }
   return 0;
@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Runs a contend pattern file for real under MPI and times every rank", "pattern_run"};
   app.add_option("--pattern", o.pattern, "Pattern file (contend's format: exchanges, @start offsets, '---')")
       ->required();
-  app.add_option("-o,--output", o.output, "Raw CSV: repetition,rank,host,time,late")->required();
+  app.add_option("-o,--output", o.output, "Raw CSV: repetition,rank,host,time_s,late_s")->required();
   app.add_option("--repetitions", o.repetitions, "Timed repetitions")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
