@@ -18,6 +18,7 @@
 #include "models/maxmin/max_min_system.hpp"
 #include "models/maxmin/route_classes.hpp"
 #include "models/maxmin/route_flows.hpp"
+#include "sim/engine/daemon_loop.hpp"
 #include "sim/engine/indexed_heap.hpp"
 
 namespace contend {
@@ -156,23 +157,25 @@ class MaxMinModel final : public CommunicationModel {
   void run_actor() {
     std::unique_lock<sg4::Mutex> lock(*mutex_);
     std::vector<TransferId> completed;
-    while (true) {
-      const double next = next_event();
-      const double now = sg4::Engine::get_clock();
-      // Due: events at the current time (a flow without latency, or of 0
-      // bytes, ends where it starts), and, when the clock has just reached
-      // them, those within SimGrid's timing precision.
-      const bool clock_reached = std::exchange(waker_->clock_reached, false);
-      if (next > now && !(clock_reached && next - now < kTimingPrecision)) {
-        wait_for_next(lock, next);
-        continue;
+    run_daemon_loop(lock, [&] {
+      while (true) {
+        const double next = next_event();
+        const double now = sg4::Engine::get_clock();
+        // Due: events at the current time (a flow without latency, or of 0
+        // bytes, ends where it starts), and, when the clock has just reached
+        // them, those within SimGrid's timing precision.
+        const bool clock_reached = std::exchange(waker_->clock_reached, false);
+        if (next > now && !(clock_reached && next - now < kTimingPrecision)) {
+          wait_for_next(lock, next);
+          continue;
+        }
+        completed.clear();
+        advance(std::max(now, now_), completed);
+        // Delivering may start new transfers: from a copy.
+        const std::vector<TransferId> delivered = completed;
+        for (TransferId id : delivered) sink_.deliver(id, now_);
       }
-      completed.clear();
-      advance(std::max(now, now_), completed);
-      // Delivering may start new transfers: from a copy.
-      const std::vector<TransferId> delivered = completed;
-      for (TransferId id : delivered) sink_.deliver(id, now_);
-    }
+    });
   }
 
   TransferSink& sink_;

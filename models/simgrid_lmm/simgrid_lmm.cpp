@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/engine/daemon_loop.hpp"
 #include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
@@ -84,16 +85,18 @@ class SimgridLmmModel final : public CommunicationModel {
   void run_starter() {
     std::unique_lock<sg4::Mutex> lock(*mutex_);
     std::vector<TransferId> batch;
-    while (true) {
-      while (to_start_.empty()) {
-        starter_waiting_ = true;
-        starter_->wait(lock);
-        starter_waiting_ = false;
+    run_daemon_loop(lock, [&] {
+      while (true) {
+        while (to_start_.empty()) {
+          starter_waiting_ = true;
+          starter_->wait(lock);
+          starter_waiting_ = false;
+        }
+        batch.swap(to_start_);
+        for (TransferId id : batch) start_now(id);
+        batch.clear();
       }
-      batch.swap(to_start_);
-      for (TransferId id : batch) start_now(id);
-      batch.clear();
-    }
+    });
   }
 
   void start_now(TransferId id) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/engine/daemon_loop.hpp"
 #include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
@@ -68,24 +69,26 @@ void FluidModel::advance(double now) {
 
 void FluidModel::run_network_actor() {
   std::unique_lock<sg4::Mutex> lock(*mutex_);
-  while (true) {
-    const double next = next_event();
-    if (next == kNever) {
-      planned_wakeup_ = kNever;
-      wakeup_->wait(lock);
-      planned_wakeup_ = -kNever;
-      continue;
+  run_daemon_loop(lock, [&] {
+    while (true) {
+      const double next = next_event();
+      if (next == kNever) {
+        planned_wakeup_ = kNever;
+        wakeup_->wait(lock);
+        planned_wakeup_ = -kNever;
+        continue;
+      }
+      if (next > sg4::Engine::get_clock()) {
+        planned_wakeup_ = next;
+        const auto status = wakeup_->wait_until(lock, next);
+        planned_wakeup_ = -kNever;
+        if (status == std::cv_status::no_timeout) continue;  // woken by a start: plan again
+      }
+      // `next` has come (the clock may read a rounding error either side of it).
+      advance(next);
+      for (const auto& c : completed_) sink_.deliver(c.id, c.time);
     }
-    if (next > sg4::Engine::get_clock()) {
-      planned_wakeup_ = next;
-      const auto status = wakeup_->wait_until(lock, next);
-      planned_wakeup_ = -kNever;
-      if (status == std::cv_status::no_timeout) continue;  // woken by a start: plan again
-    }
-    // `next` has come (the clock may read a rounding error either side of it).
-    advance(next);
-    for (const auto& c : completed_) sink_.deliver(c.id, c.time);
-  }
+  });
 }
 
 }  // namespace contend
