@@ -37,10 +37,12 @@ struct TimelineMessage {
   std::uint64_t bytes = 0;
   Level level = Level::IntraSocket;
   bool eager = false;
-  double post = 0;      // the send was posted
-  double start = 0;     // its data began to move
-  double arrived = 0;   // its last byte arrived
-  double received = 0;  // the receive completed (>= arrived: a late receive)
+  double post = 0;                  // the send was posted
+  std::uint64_t post_order = 0;     // Timeline::next_order() then: inside the call that posted it
+  double start = 0;                 // its data began to move
+  double arrived = 0;               // its last byte arrived
+  double received = 0;              // the receive completed (>= arrived: a late receive)
+  std::uint64_t receive_order = 0;  // Timeline::next_order() then: inside the wait that completed it
 };
 
 // Resource `resource` has load `load` from `time` on (until its next sample).

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "sim/core/buffered_output.hpp"
 #include "sim/core/timeline.hpp"
@@ -59,15 +60,57 @@ class ChromeWriter {
     for (const auto& n : t.names()) names.push_back(json_string(n));
     out_.append("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
     metadata(t);
-    for (const auto& s : t.spans()) span(s, names[s.name]);
-    std::uint64_t id = 0;
-    for (const auto& m : t.messages()) message(m, ++id);
+    for (const auto& item : track_order(t)) {
+      switch (item.kind) {
+        case Item::Span:
+          span(t.spans()[item.index], names[t.spans()[item.index].name]);
+          break;
+        case Item::FlowStart:
+          flow_start(t.messages()[item.index], item.index + 1);
+          break;
+        case Item::FlowEnd:
+          flow_end(t.messages()[item.index], item.index + 1);
+          break;
+      }
+    }
     for (const auto& l : t.loads()) load(t.resources()[l.resource], l);
     out_.append("\n]}\n");
     out_.flush();
   }
 
  private:
+  // A slice or a flow's end on a rank's track.
+  struct Item {
+    int rank;
+    std::int64_t ns;
+    std::uint64_t order;
+    enum Kind : std::uint8_t { Span, FlowStart, FlowEnd } kind;
+    std::uint32_t index;  // span or message
+  };
+
+  // Each track's events in time order and, within an instant, in the order
+  // they happened (Timeline::next_order): a flow's start right after the
+  // slice of the call that posted it, its end before the slices that began
+  // after the receive completed. Perfetto binds a flow event to the slice
+  // open on its track when it reads it, in this order for equal times.
+  static std::vector<Item> track_order(const Timeline& t) {
+    std::vector<Item> items;
+    items.reserve(t.spans().size() + 2 * t.messages().size());
+    for (std::uint32_t i = 0; i < t.spans().size(); ++i) {
+      const auto& s = t.spans()[i];
+      items.push_back({s.rank, to_nanoseconds(s.begin), s.order, Item::Span, i});
+    }
+    for (std::uint32_t i = 0; i < t.messages().size(); ++i) {
+      const auto& m = t.messages()[i];
+      items.push_back({m.src, to_nanoseconds(m.post), m.post_order, Item::FlowStart, i});
+      items.push_back({m.dst, to_nanoseconds(m.received), m.receive_order, Item::FlowEnd, i});
+    }
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+      return std::tie(a.rank, a.ns, a.order, a.kind, a.index) < std::tie(b.rank, b.ns, b.order, b.kind, b.index);
+    });
+    return items;
+  }
+
   int node_of(int rank) const { return placements_[static_cast<std::size_t>(rank)].node; }
   // The process holding the counter tracks, after the nodes.
   int resource_process() const {
@@ -118,7 +161,7 @@ class ChromeWriter {
   // A flow arrow from the send's post (bound to the slice enclosing it on the
   // sender's track) to the receive's completion (bound to the slice enclosing
   // it on the receiver's track: "bp":"e"). The arguments ride on the start.
-  void message(const TimelineMessage& m, std::uint64_t id) {
+  void flow_start(const TimelineMessage& m, std::uint64_t id) {
     event(
         "{{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":{},"
         "\"args\":{{\"src\":{},\"dst\":{},\"bytes\":{},\"protocol\":\"{}\",\"level\":\"{}\","
@@ -126,6 +169,8 @@ class ChromeWriter {
         id, node_of(m.src), m.src, Microseconds{to_nanoseconds(m.post)}, m.src, m.dst, m.bytes,
         m.eager ? "eager" : "rendezvous", level_name(m.level), Microseconds{to_nanoseconds(m.start)},
         Microseconds{to_nanoseconds(m.arrived)});
+  }
+  void flow_end(const TimelineMessage& m, std::uint64_t id) {
     event(
         "{{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":{},\"pid\":{},"
         "\"tid\":{},\"ts\":{}}}",

@@ -59,7 +59,8 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
                    .level = level,
                    .eager = bytes < platform_.level(level).eager_threshold,
                    .datatype = datatype,
-                   .post_time = now()};
+                   .post_time = now(),
+                   .post_order = timeline_ ? timeline_->next_order() : 0};
   // The call's CPU overhead keeps the rank inside MPI from now on: a
   // rendezvous answer that reaches it meanwhile is handled at once.
   const double overhead = model_->send_overhead(t);
@@ -234,9 +235,11 @@ void EngineCore::complete_receive(RankState& receiver, RequestId recv, double wh
                                            .level = t.level,
                                            .eager = t.eager,
                                            .post = t.post_time,
+                                           .post_order = t.post_order,
                                            .start = t.start,
                                            .arrived = t.end,
-                                           .received = when});
+                                           .received = when,
+                                           .receive_order = timeline_->next_order()});
   }
   receiver.recv_time = std::max(receiver.recv_time, when);
   on_completed(receiver, recv, fx);

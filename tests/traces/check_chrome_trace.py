@@ -8,7 +8,9 @@ usage: check_chrome_trace.py TRACE.json MESSAGES [--shifted SHORT.json OFFSET_US
 - on each rank's track (pid, tid) the slices, in file order, begin in time
   order and nest (a slice ends inside the one enclosing it);
 - flow starts ("s") and ends ("f", bound to the enclosing slice) pair up by
-  id, the end not before the start, MESSAGES of them;
+  id, the end not before the start, MESSAGES of them; read in file order as
+  Perfetto reads them (a flow event binds to the slice open on its track),
+  each finds a slice open on its track that encloses its time;
 - with --shifted: the events after OFFSET_US are SHORT.json's events moved
   by OFFSET_US, to the nanosecond (a long run keeps its nanoseconds).
 """
@@ -55,6 +57,22 @@ def check(trace, messages):
         if stack and end > stack[-1][1]:
             fail(f"slice {e['name']} [{e['ts']}, +{e['dur']}] overlaps the end of its enclosing one on track {track}")
         stack.append((begin, end))
+    open_slices = {}
+    for e in events:
+        track = (e.get("pid"), e.get("tid"))
+        if e["ph"] == "X":
+            begin, end = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+            stack = open_slices.setdefault(track, [])
+            while stack and stack[-1][1] < begin:
+                stack.pop()
+            stack.append((begin, end))
+        elif e["ph"] in ("s", "f"):
+            at = ns(e["ts"])
+            stack = open_slices.get(track, [])
+            while stack and stack[-1][1] < at:
+                stack.pop()
+            if not stack or not stack[-1][0] <= at <= stack[-1][1]:
+                fail(f"flow event {e['ph']} {e['id']} at {e['ts']} has no slice open on track {track}")
     starts = {e["id"]: e for e in events if e["ph"] == "s"}
     ends = {e["id"]: e for e in events if e["ph"] == "f"}
     if len(starts) != messages or set(starts) != set(ends):
