@@ -51,6 +51,7 @@ bench: build
 	bench/ti_replay_memory.sh
 	bench/scale.sh
 	bench/ti_replay_scale.sh
+	bench/timeline_overhead.sh
 	bench/mapping_search.sh
 	bench/sweep_throughput.sh
 

@@ -9,6 +9,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libmetis-dev
   # OTF2 trace import (traces/formats/otf2_*)
   libotf2-trace-dev
+  # Paje timelines checked by pj_dump (tests/traces/timeline.sh)
+  pajeng
   # the emulated cluster (validation/testbed) and the calibration benchmarks (calibrate/)
   libopenmpi-dev openmpi-bin libhwloc-dev libeigen3-dev iproute2 ethtool iputils-ping util-linux python3-matplotlib
 )

@@ -41,6 +41,15 @@ class FlowCutModel final : public FluidModel {
         graph_(std::move(table)),
         network_bandwidth_(c.platform.level(Level::InterNode).bandwidth.single()) {}
 
+  // The inter-node flows in the conflict graph; intra-node messages take a
+  // fixed time (no sharing) and are not listed.
+  bool moving_transfers(std::vector<MovingTransfer>& out) const override {
+    for (TransferId id = 0; id < flows_.size(); ++id) {
+      if (graph_.contains(id)) out.push_back({id, flows_[id].rate});
+    }
+    return true;
+  }
+
  protected:
   // Not FluidModel's default start: flowcut clamps the start to its own
   // clock, times an intra-node message with one timer and sends a zero

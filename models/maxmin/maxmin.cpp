@@ -71,6 +71,12 @@ class MaxMinModel final : public CommunicationModel {
 
   bool delivers_by_itself() const override { return true; }
 
+  bool moving_transfers(std::vector<MovingTransfer>& out) const override {
+    for (const auto& route : flows_)
+      route.for_each_flow([&out](TransferId id, double rate) { out.push_back({id, rate}); });
+    return true;
+  }
+
   // As NetworkCm02Model::communicate: a flow pays its route's latency, then
   // joins the sharing (at once without latency).
   void start(TransferId id) override {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/engine/queue_contents.hpp"
 #include "sim/engine/transfer.hpp"
 
 namespace contend {
@@ -33,6 +34,12 @@ class RouteFlows {
     bring_up_to(time);
     rate_ = rate;
     return next_end();
+  }
+
+  // Calls f(id, rate) for each flow on the route (for --step).
+  template <class F>
+  void for_each_flow(F f) const {
+    for (const auto& [end, id] : queue_contents(ends_)) f(id, rate_);
   }
 
   // Appends the flows that complete within `precision` of `now` (their end

@@ -10,6 +10,7 @@
 #include <queue>
 #include <vector>
 
+#include "sim/engine/queue_contents.hpp"
 #include "sim/engine/transfer.hpp"
 
 namespace contend {
@@ -18,6 +19,12 @@ class MessageClass {
  public:
   bool empty() const { return heap_.empty(); }
   int count() const { return static_cast<int>(heap_.size()); }
+
+  // Calls f(id) for each active message (for --step).
+  template <class F>
+  void for_each_message(F f) const {
+    for (const auto& e : queue_contents(heap_)) f(e.id);
+  }
 
   // Each active message received `bytes` more.
   void serve(double bytes) { served_ += bytes; }

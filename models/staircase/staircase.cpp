@@ -32,6 +32,11 @@ class StaircaseModel final : public FluidModel {
 
   double next_sharing_event() const override { return sharing_.next_event(); }
 
+  bool moving_transfers(std::vector<MovingTransfer>& out) const override {
+    sharing_.for_each_flow([&out](TransferId id, double rate) { out.push_back({id, rate}); });
+    return true;
+  }
+
   void advance_sharing(double now, std::vector<Completion>& completed) override {
     sharing_.advance(now, done_);
     for (const auto& d : done_) completed.push_back(Completion{d.id, d.time});

@@ -60,6 +60,11 @@ class StaircaseSharing {
   double next_event() const;
   // Processes every completion at or before `now`, in time order.
   void advance(double now, std::vector<Completion>& done);
+  // Calls f(id, rate) for each moving message, its rate in B/s (for --step).
+  template <class F>
+  void for_each_flow(F f) const {
+    for (const auto& c : classes_) c.messages.for_each_message([&](TransferId id) { f(id, c.rate); });
+  }
 
  private:
   enum GroupKind { kSocket = 0, kNode = 1 };

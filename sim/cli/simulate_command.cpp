@@ -17,6 +17,7 @@
 #include "sim/core/pattern.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/results.hpp"
+#include "sim/core/timeline.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/workload/pattern_workload.hpp"
 #include "traces/replay/trace_workload.hpp"
@@ -34,10 +35,11 @@ namespace {
 struct SimulateOptions {
   std::string platform, mapping = "block", model = kDefaultModel, progress, hosts;
   WorkloadInput workload;
-  std::string per_rank, messages, json, progress_profile;
+  std::string per_rank, messages, json, progress_profile, timeline, paje;
   bool oversubscribe = false;
   bool quiet = false;
   bool stats = false;
+  bool step = false;
   double time_limit = 0;
 };
 
@@ -84,6 +86,8 @@ int run_simulate(const SimulateOptions& o) {
   request.oversubscribe = o.oversubscribe;
   request.time_limit = o.time_limit;
   request.record_messages = !o.messages.empty();
+  request.record_timeline = !o.timeline.empty() || !o.paje.empty();
+  if (o.step) request.step_out = &std::cout;
   request.progress_line = !o.quiet && isatty(STDERR_FILENO) != 0;
   const SimulateRun run = run_simulation(platform, request);
   const Results& results = run.results;
@@ -99,6 +103,15 @@ int run_simulate(const SimulateOptions& o) {
   if (!o.json.empty()) {
     const auto head = json_head("simulate", contend_version(), {}, options_used(o, options, platform));
     write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results, head); });
+  }
+  std::vector<Placement> placements;
+  for (const auto& r : results.ranks) placements.push_back(r.place);
+  if (!o.timeline.empty()) {
+    write_file_atomically(o.timeline,
+                          [&](std::ostream& out) { write_chrome_trace(out, results.timeline, placements); });
+  }
+  if (!o.paje.empty()) {
+    write_file_atomically(o.paje, [&](std::ostream& out) { write_paje_trace(out, results.timeline, placements); });
   }
   if (!o.progress_profile.empty()) {
     write_file_atomically(o.progress_profile,
@@ -150,11 +163,18 @@ Action add_simulate_command(CLI::App& app) {
                   "'-': standard output)");
   cmd->add_option("--progress-profile", o->progress_profile,
                   "Write each rank's time per kind of MPI call (Denis et al.'s profile, for 'contend progress')");
+  cmd->add_option("--timeline", o->timeline,
+                  "Write each rank's compute, MPI calls and waits and every message as a Chrome trace "
+                  "(Perfetto, chrome://tracing; '-': standard output)");
+  cmd->add_option("--paje", o->paje, "Write the same timeline in the Paje format (ViTE; '-': standard output)");
   cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time (exit status 3)")
       ->check(finite_number())
       ->check(CLI::NonNegativeNumber);
   add_collective_options(*cmd, o->workload);
   add_quiet_flag(*cmd, o->quiet);
+  cmd->add_flag("--step", o->step,
+                "Print every instant a flow starts or ends, and the rate of each moving flow (small runs: "
+                "docs/timelines.md)");
   cmd->add_flag("--stats", o->stats, "Print wall time, peak memory and messages simulated per second");
   set_example(*cmd, {"contend simulate --platform platforms/epyc-rome-2node.yaml "
                      "--pattern traces/samples/bidirectional-pairs-4.pattern --mapping tests/data/cross-socket-4.map "

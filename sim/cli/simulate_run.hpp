@@ -5,6 +5,7 @@
 // of `contend sweep` run through here, so a sweep's row is what simulate
 // says for the same inputs.
 #include <chrono>
+#include <iosfwd>
 #include <memory>
 #include <string>
 
@@ -24,9 +25,11 @@ struct SimulateRequest {
   std::string mapping = "block", model, progress, hosts;
   WorkloadInput workload;
   bool oversubscribe = false;
-  double time_limit = 0;         // seconds of wall-clock time; 0 = none
-  bool record_messages = false;  // --messages
-  bool progress_line = false;    // the line on a terminal's stderr
+  double time_limit = 0;             // seconds of wall-clock time; 0 = none
+  bool record_messages = false;      // --messages
+  bool record_timeline = false;      // --timeline, --paje
+  std::ostream* step_out = nullptr;  // --step: every event printed there
+  bool progress_line = false;        // the line on a terminal's stderr
 };
 
 struct SimulateRun {

@@ -68,6 +68,26 @@ bool mpi_layer_skips(const CollectiveCall& call) {
   }
 }
 
+// The call's MPI name: MPI_Bcast, MPI_Reduce_scatter.
+std::string mpi_name(CollectiveOp op) {
+  std::string name = "MPI_" + std::string(to_string(op));
+  name[4] = static_cast<char>(name[4] - 'a' + 'A');
+  return name;
+}
+
+// The collective is one MPI call on the rank's timeline, whatever it runs.
+class CallSpan {
+ public:
+  CallSpan(Mpi& mpi, CollectiveOp op) : mpi_(mpi), op_(op) { mpi_.begin_call(); }
+  ~CallSpan() { mpi_.end_call(mpi_.records_timeline() ? mpi_name(op_) : std::string()); }
+  CallSpan(const CallSpan&) = delete;
+  CallSpan& operator=(const CallSpan&) = delete;
+
+ private:
+  Mpi& mpi_;
+  CollectiveOp op_;
+};
+
 }  // namespace
 
 int collective_tag(CollectiveOp op) { return kFirstTag - static_cast<int>(op); }
@@ -88,6 +108,7 @@ void run_collective(Mpi& mpi, const Communicator& comm, const CollectiveCall& ca
   if (comm.my_world_rank() != mpi.rank()) {
     throw Error(fmt::format("internal error: rank {} runs a collective as rank {}", mpi.rank(), comm.my_world_rank()));
   }
+  const CallSpan span(mpi, call.op);
   const int size = comm.size();
   const bool rooted = call.op == CollectiveOp::bcast || call.op == CollectiveOp::reduce ||
                       call.op == CollectiveOp::gather || call.op == CollectiveOp::gatherv ||

@@ -44,6 +44,8 @@ inline constexpr std::size_t kMaxCollOptions = 64;             // --coll options
 inline constexpr std::uint64_t kMaxSweepCases = 1'000'000;     // cases of one sweep file
 inline constexpr std::size_t kMaxLineBytes = 1 << 26;          // 64 MiB in one line of a text input
 inline constexpr std::size_t kMaxTextFileBytes = 1 << 26;      // 64 MiB in a file read whole (platform YAML)
+inline constexpr int kMaxStepRanks = 64;                       // ranks of a run printed by --step
+inline constexpr std::uint64_t kMaxStepInstants = 10'000;      // instants --step prints
 
 // A pattern's total volume never wraps: every message is at most
 // kMaxMessageBytes and a pattern holds at most kMaxMessages.
@@ -77,6 +79,8 @@ inline constexpr std::string_view kMaxLineBytesText = "64 MiB per line";
 inline constexpr std::string_view kMaxTextFileBytesText = "64 MiB for a file read whole";
 inline constexpr std::string_view kMaxPlainNumberText = "1e15 in magnitude";
 inline constexpr std::string_view kMaxSweepCasesText = "1000000 cases in one sweep";
+inline constexpr std::string_view kMaxStepRanksText = "64 ranks for --step";
+inline constexpr std::string_view kMaxStepInstantsText = "10000 instants for --step";
 
 // "<what> exceeds contend's limit of <limit> (docs/limits.md)": every limit
 // error reads the same way.

@@ -10,6 +10,7 @@
 
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
+#include "sim/core/timeline.hpp"
 
 namespace contend {
 
@@ -63,6 +64,7 @@ struct Results {
   std::vector<RankResult> ranks;
   std::vector<MpiCallStats> calls;      // per rank
   std::vector<MessageRecord> messages;  // only when asked for (--messages)
+  Timeline timeline;                    // only when asked for (--timeline, --paje); sorted
   std::array<LevelStats, 3> levels{};
   std::vector<std::string> warnings;
 

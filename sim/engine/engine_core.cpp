@@ -59,7 +59,8 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
                    .level = level,
                    .eager = bytes < platform_.level(level).eager_threshold,
                    .datatype = datatype,
-                   .post_time = now()};
+                   .post_time = now(),
+                   .post_order = timeline_ ? timeline_->next_order() : 0};
   // The call's CPU overhead keeps the rank inside MPI from now on: a
   // rendezvous answer that reaches it meanwhile is handled at once.
   const double overhead = model_->send_overhead(t);
@@ -225,7 +226,21 @@ void EngineCore::complete_receive(RankState& receiver, RequestId recv, double wh
   auto& q = receiver.requests[recv];
   q.complete = true;
   q.complete_time = when;
-  q.cpu_due = model_->receive_overhead(transfers_[q.transfer]);
+  const Transfer& t = transfers_[q.transfer];
+  q.cpu_due = model_->receive_overhead(t);
+  if (timeline_) {
+    timeline_->add_message(TimelineMessage{.src = t.src,
+                                           .dst = t.dst,
+                                           .bytes = t.bytes,
+                                           .level = t.level,
+                                           .eager = t.eager,
+                                           .post = t.post_time,
+                                           .post_order = t.post_order,
+                                           .start = t.start,
+                                           .arrived = t.end,
+                                           .received = when,
+                                           .receive_order = timeline_->next_order()});
+  }
   receiver.recv_time = std::max(receiver.recv_time, when);
   on_completed(receiver, recv, fx);
 }
@@ -284,8 +299,15 @@ void EngineCore::waitall(int me, const std::vector<RequestId>& ids) {
     enter_mpi(me, fx);
     apply(fx);
   }
+  // Since when the rank is blocked (a Waiting span of its timeline).
+  double blocked_since = -1;
+  std::uint64_t blocked_order = 0;
   while (rank(me).wait_incomplete > 0) {
     check_aborted();
+    if (blocked_since < 0) {
+      blocked_since = now();
+      if (timeline_) blocked_order = timeline_->next_order();
+    }
     if (!model_->delivers_by_itself()) {
       // SimGrid activities are delivered when awaited: await each matched one.
       TransferId pending = kNoId;
@@ -324,6 +346,9 @@ void EngineCore::waitall(int me, const std::vector<RequestId>& ids) {
       r.requests.release(id);
     }
     r.wait_set.clear();
+  }
+  if (timeline_ && blocked_since >= 0) {
+    timeline_->add_span(me, RankActivity::Waiting, Timeline::kWaiting, blocked_since, blocked_order, now());
   }
   pay_receive_overhead(me, overhead);
 }
@@ -502,6 +527,12 @@ std::string EngineCore::unfinished_report() const {
 }
 
 // ---------------------------------------------------------------- results
+
+Timeline EngineCore::take_timeline() {
+  Timeline t = timeline_ ? std::move(*timeline_) : Timeline{};
+  t.sort();
+  return t;
+}
 
 Results EngineCore::collect_results() const {
   Results out;

@@ -11,6 +11,7 @@
 
 #include "sim/core/datatype.hpp"
 #include "sim/core/results.hpp"
+#include "sim/core/timeline.hpp"
 #include "sim/engine/context_registry.hpp"
 #include "sim/engine/matching.hpp"
 #include "sim/engine/model.hpp"
@@ -30,6 +31,14 @@ class EngineCore final : public TransferSink {
              Progress progress);
 
   void set_model(CommunicationModel* model) { model_ = model; }
+  // Record what each rank does in time, and every received message
+  // (--timeline, --paje). Without it nothing is recorded.
+  void record_timeline() { timeline_.emplace(); }
+  // The recording, null when the run does not record one.
+  Timeline* timeline() { return timeline_ ? &*timeline_ : nullptr; }
+  const Timeline* timeline() const { return timeline_ ? &*timeline_ : nullptr; }
+  // The recording, sorted, once the run is over.
+  Timeline take_timeline();
   Progress progress() const { return progress_; }
   DatatypeId intern(const Datatype& type) { return datatypes_.intern(type); }
   ContextRegistry& contexts() { return contexts_; }
@@ -149,6 +158,7 @@ class EngineCore final : public TransferSink {
   std::optional<std::string> failure_;
   bool record_messages_;
   std::vector<MessageRecord> messages_;
+  std::optional<Timeline> timeline_;
   std::array<LevelStats, 3> level_stats_{};
 };
 

@@ -36,6 +36,12 @@ class TransferSink {
   virtual void deliver(TransferId id, double end_time) = 0;
 };
 
+// A transfer whose data is moving, and its rate now (bytes per second).
+struct MovingTransfer {
+  TransferId id;
+  double rate;
+};
+
 struct ModelContext {
   const Platform& platform;
   const Mapping& mapping;
@@ -71,6 +77,11 @@ class CommunicationModel {
   // rank's messages still in flight (eager sends). The rank's finish time is
   // already recorded.
   virtual void drain(int /*rank*/) {}
+  // For `contend simulate --step` (sim/engine/step_log.hpp): appends every
+  // transfer whose data is moving now (its latency over, its last byte not
+  // arrived) with its current rate, and returns true; a model that cannot
+  // tell returns false (and --step refuses it).
+  virtual bool moving_transfers(std::vector<MovingTransfer>& /*out*/) const { return false; }
 };
 
 struct ModelInfo {

@@ -16,6 +16,7 @@
 #include "sim/engine/engine_core.hpp"
 #include "sim/engine/mpi.hpp"
 #include "sim/engine/simgrid_platform.hpp"
+#include "sim/engine/step_log.hpp"
 
 namespace contend {
 namespace sg4 = simgrid::s4u;
@@ -155,6 +156,10 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   }
   const ModelInfo& info = models.get(options.model);
   if (info.validate) info.validate(platform, platform.model_section(info.name));
+  if (options.step_out != nullptr && workload.rank_count() > limits::kMaxStepRanks) {
+    throw LimitError(
+        limits::exceeds(fmt::format("--step on {} ranks", workload.rank_count()), limits::kMaxStepRanksText));
+  }
 
   auto args = simgrid_arguments(workload.rank_count());
   if (args.back() == kNoGuardPages) {
@@ -180,6 +185,21 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   EngineCore core(platform, mapping, simgrid, options.record_messages, options.progress.value_or(platform.progress));
   auto model = info.create(ModelContext{platform, mapping, simgrid, platform.model_section(info.name), core});
   core.set_model(model.get());
+  if (options.record_timeline) core.record_timeline();
+  std::shared_ptr<StepLog> step_log;
+  if (options.step_out != nullptr) {
+    std::vector<MovingTransfer> probe;
+    if (!model->moving_transfers(probe)) {
+      throw Error(fmt::format(
+          "model {} does not report its flows' rates, which --step prints (docs/timelines.md lists the models it "
+          "works with)",
+          info.name));
+    }
+    step_log = std::make_shared<StepLog>(*model, core, *options.step_out);
+    sg4::Engine::on_time_advance_cb([weak = std::weak_ptr<StepLog>(step_log)](double) {
+      if (auto log = weak.lock()) log->clock_advanced(sg4::Engine::get_clock());
+    });
+  }
 
   bool simgrid_deadlock = false;
   sg4::Engine::on_deadlock_cb([&simgrid_deadlock] { simgrid_deadlock = true; });
@@ -208,6 +228,10 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   }
   engine.run();
   monitor.end_line();
+  if (step_log) {
+    step_log->finish(sg4::Engine::get_clock());
+    if (step_log->too_long()) throw LimitError(limits::exceeds("the run's instants", limits::kMaxStepInstantsText));
+  }
 
   if (core.failure()) {
     if (limit_reached) throw LimitError(*core.failure());
@@ -218,6 +242,7 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
                 core.unfinished_report());
   }
   Results results = core.collect_results();
+  if (options.record_timeline) results.timeline = core.take_timeline();
   results.model = info.name;
   results.workload = workload.description();
   results.platform = platform.name;

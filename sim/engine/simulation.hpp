@@ -5,6 +5,7 @@
 // runs one Simulation.
 #include <cstdio>
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "sim/core/mapping.hpp"
@@ -30,7 +31,11 @@ struct SimulationOptions {
   std::optional<Progress> progress;  // overrides the platform file's `progress`
   std::string mapping_name = "block";
   bool record_messages = false;  // keep one record per message (--messages)
-  double wall_time_limit = 0;    // seconds of real time before giving up; 0 = none
+  bool record_timeline = false;  // keep each rank's spans and every message (--timeline, --paje)
+  // Print every instant at which a flow starts or ends, with the rates
+  // (--step, sim/engine/step_log.hpp); null: none.
+  std::ostream* step_out = nullptr;
+  double wall_time_limit = 0;  // seconds of real time before giving up; 0 = none
   ProgressLineOptions progress_line;
 };
 

@@ -31,6 +31,7 @@ struct Transfer {
   Handshake handshake = Handshake::None;
   bool matched = false;
   double post_time = 0;            // when the send was posted
+  std::uint64_t post_order = 0;    // its number on the run's timeline (Timeline::next_order), if any
   double start = -1;               // when the data began to move
   double end = -1;                 // when the last byte arrived
   RequestId send_request = kNoId;  // the sender's request while it waits for delivery (rendezvous)

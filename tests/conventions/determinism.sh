@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Same command, same bytes (docs/commands.md, "Conventions"): every model that
 # `contend models --names` lists, and every output (standard output, the
-# per-rank and messages CSVs, the JSON, the progress profile, and the outputs
-# of analyze and progress), run twice on shipped inputs, must be identical.
+# per-rank and messages CSVs, the JSON, the progress profile, the timelines
+# (Chrome trace, Paje), and the outputs of analyze and progress), run twice on
+# shipped inputs, must be identical.
 # usage: determinism.sh CONTEND SRCDIR WORKDIR
 set -euo pipefail
 contend=$(realpath "$1") src=$(realpath "$2") work=$3
@@ -34,7 +35,7 @@ for model in "${models[@]}"; do
   # messages and collectives.
   twice "$model" simulate --platform platforms/testbed.yaml --pattern traces/samples/collectives-16.pattern \
     --model "$model" --oversubscribe --per-rank @OUT@.ranks.csv --messages @OUT@.messages.csv --json @OUT@.json \
-    --progress-profile @OUT@.profile.csv
+    --progress-profile @OUT@.profile.csv --timeline @OUT@.timeline.json --paje @OUT@.paje
   # --progress none: the progress profile's other side. (Under maxmin this
   # pattern deadlocks today, issue 18's to fix; the other models run it.)
   [ "$model" = maxmin ] && continue
@@ -43,7 +44,8 @@ for model in "${models[@]}"; do
     --per-rank @OUT@.ranks.csv --json @OUT@.json
 done
 twice trace simulate --platform platforms/testbed.yaml --trace traces/examples/traces/cg-2/trace.txt \
-  --per-rank @OUT@.ranks.csv --messages @OUT@.messages.csv --json @OUT@.json
+  --per-rank @OUT@.ranks.csv --messages @OUT@.messages.csv --json @OUT@.json --timeline @OUT@.timeline.json \
+  --paje @OUT@.paje
 twice analyze analyze --platform platforms/epyc-rome-2node.yaml --pattern traces/samples/halo-256.pattern \
   --per-rank @OUT@.ranks.csv --json @OUT@.json
 twice progress progress --profile "$work/1/maxmin.profile.csv" --cores 4 --alpha-sweep --per-rank @OUT@.ranks.csv
