@@ -30,7 +30,10 @@ struct SimulationOptions {
   std::optional<Progress> progress;  // overrides the platform file's `progress`
   std::string mapping_name = "block";
   bool record_messages = false;  // keep one record per message (--messages)
-  double wall_time_limit = 0;    // seconds of real time before giving up; 0 = none
+  // Record what bounded each message, interval by interval (--explain;
+  // Results::attribution). Off: nothing is recorded, no cost.
+  bool attribution = false;
+  double wall_time_limit = 0;  // seconds of real time before giving up; 0 = none
   ProgressLineOptions progress_line;
 };
 
