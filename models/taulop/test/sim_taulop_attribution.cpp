@@ -1,0 +1,52 @@
+// Attribution under tau-Lop: each transfer step of a message and its
+// channel's concurrency, hand-computed with the parameters of sim_taulop.cpp.
+#include <boost/test/unit_test.hpp>
+
+#include "tests/harness/sim_fixture.hpp"
+
+using namespace contend;
+using namespace contend::test;
+namespace tt = boost::test_tools;
+
+namespace {
+
+constexpr std::uint64_t MB = 1000000;
+
+// L^0(m) = 1 us + m / 1 GB/s, L^1(m) = 10 us + m / 100 MB/s, o^1 = 5 us,
+// network concurrency s(2) = 1.5, shared memory s(tau) = tau.
+const std::string kTauLop =
+    "models:\n"
+    "  taulop:\n"
+    "    Q: 4\n"
+    "    channels:\n"
+    "      shared_memory: {o: 0, L: {intercept: 1us, per_byte: 1ns}, gamma: {2: 1}}\n"
+    "      network: {o: 5us, L: {intercept: 10us, per_byte: 10ns}, gamma: {2: 1}, concurrency: {1: 1, 2: 1.5}}\n";
+
+std::string cluster(int nodes, int cores) {
+  const std::string levels = levels_yaml({"1us", "1us", "10us"}, "1KiB", {"1GB/s", "1GB/s", "100MB/s"});
+  return star_cluster_yaml(nodes, cores, levels) + kTauLop;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(taulop_attribution_two_sends_share_memory_and_nics) {
+  // 0 -> 2 and 1 -> 3 (nodes 0 -> 1): o 5 us; copy-in on node 0's memory
+  // with c = 2 (2 L^0); network through node 0's NIC out, c = 2, s(2) = 1.5;
+  // copy-out on node 1's memory, c = 2.
+  const auto r =
+      run_pattern(cluster(2, 2), {{0, 2, MB}, {1, 3, MB}}, 4, RunOptions{.model = "taulop", .attribution = true});
+  const double l0 = 1e-6 + 1e-3, l1 = 10e-6 + 1e-2;
+  const auto& m = attribution_of(r, 0, 2);
+  BOOST_TEST_INFO(describe_intervals(m));
+  BOOST_TEST_REQUIRE(m.intervals.size() == 4u);
+  BOOST_TEST(m.intervals[0].resource == "taulop:o");
+  BOOST_TEST(m.intervals[0].end == 5e-6, tt::tolerance(1e-12));
+  BOOST_TEST(m.intervals[1].resource == "taulop:memory@node0(c=2)");
+  BOOST_TEST(m.intervals[1].end == 5e-6 + 2 * l0, tt::tolerance(1e-9));
+  BOOST_TEST(m.intervals[1].rate == 1e6 / l0 / 2, tt::tolerance(1e-9));
+  BOOST_TEST(m.intervals[2].resource == "taulop:nic@node0/out(c=2)");
+  BOOST_TEST(m.intervals[2].end == 5e-6 + 2 * l0 + 1.5 * l1, tt::tolerance(1e-9));
+  BOOST_TEST(m.intervals[3].resource == "taulop:memory@node1(c=2)");
+  BOOST_TEST(m.limited_by() == "taulop:nic@node0/out(c=2)");
+  BOOST_TEST(m.slowdown() == (5e-6 + 4 * l0 + 1.5 * l1) / (5e-6 + 2 * l0 + l1), tt::tolerance(1e-9));
+}
