@@ -38,7 +38,10 @@ BOOST_AUTO_TEST_CASE(taulop_attribution_two_sends_share_memory_and_nics) {
   const double l0 = 1e-6 + 1e-3, l1 = 10e-6 + 1e-2;
   const auto& m = attribution_of(r, 0, 2);
   BOOST_TEST_INFO(describe_intervals(m));
-  BOOST_TEST_REQUIRE(m.intervals.size() == 4u);
+  // The two network steps end a rounding error apart: the first copy-out may
+  // be alone on node 1's memory for that long.
+  BOOST_TEST_REQUIRE(m.intervals.size() >= 4u);
+  BOOST_TEST(m.time_on("taulop:memory@node1(c=1)") < 1e-12);
   BOOST_TEST(m.intervals[0].resource == "taulop:o");
   BOOST_TEST(m.intervals[0].end == 5e-6, tt::tolerance(1e-12));
   BOOST_TEST(m.intervals[1].resource == "taulop:memory@node0(c=2)");
@@ -46,7 +49,8 @@ BOOST_AUTO_TEST_CASE(taulop_attribution_two_sends_share_memory_and_nics) {
   BOOST_TEST(m.intervals[1].rate == 1e6 / l0 / 2, tt::tolerance(1e-9));
   BOOST_TEST(m.intervals[2].resource == "taulop:nic@node0/out(c=2)");
   BOOST_TEST(m.intervals[2].end == 5e-6 + 2 * l0 + 1.5 * l1, tt::tolerance(1e-9));
-  BOOST_TEST(m.intervals[3].resource == "taulop:memory@node1(c=2)");
+  BOOST_TEST(m.intervals.back().resource == "taulop:memory@node1(c=2)");
+  BOOST_TEST(m.time_on("taulop:memory@node1(c=2)") == 2 * l0, tt::tolerance(1e-9));
   BOOST_TEST(m.limited_by() == "taulop:nic@node0/out(c=2)");
   BOOST_TEST(m.slowdown() == (5e-6 + 4 * l0 + 1.5 * l1) / (5e-6 + 2 * l0 + l1), tt::tolerance(1e-9));
 }
