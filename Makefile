@@ -51,6 +51,7 @@ bench: build
 	bench/ti_replay_memory.sh
 	bench/scale.sh
 	bench/ti_replay_scale.sh
+	bench/attribution.sh --models "staircase flowcut maxmin"
 	bench/mapping_search.sh
 
 validate: build
