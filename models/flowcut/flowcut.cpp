@@ -166,12 +166,20 @@ class FlowCutModel final : public FluidModel {
         break;
     }
     if (cut == 0) resource = "bandwidth:inter_node";  // in a conflict or not, nothing slows it
+    // A crowded group at a node may hold thousands of flows: name a few.
+    constexpr std::size_t kNamed = 4;
     std::vector<std::string> others;
+    std::size_t unnamed = 0;
     for (ConflictGraph::FlowId other : with) {
       if (other == ConflictGraph::kNone || other == id || !graph_.contains(other)) continue;
+      if (others.size() == kNamed) {
+        ++unnamed;
+        continue;
+      }
       const Transfer& o = sink().transfer(other);
       others.push_back(fmt::format("{}->{}", o.src, o.dst));
     }
+    if (unnamed > 0) others.push_back(fmt::format("{} more", unnamed));
     const std::string partners = others.empty() ? "" : fmt::format(" with {}", fmt::join(others, ", "));
     recorder()->bound(
         sink().transfer(id), now, resource, f.rate,
