@@ -52,6 +52,7 @@ bench: build
 	bench/scale.sh
 	bench/ti_replay_scale.sh
 	bench/timeline_overhead.sh
+	bench/attribution.sh --models "staircase flowcut maxmin"
 	bench/mapping_search.sh
 	bench/sweep_throughput.sh
 

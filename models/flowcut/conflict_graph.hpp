@@ -26,6 +26,8 @@ class ConflictGraph {
   using FlowId = std::uint32_t;
   enum class Conflict : std::uint8_t { None, SameDirection, Incoming, Outgoing, AloneInclude, AloneStartEnd };
 
+  static constexpr FlowId kNone = 0xffffffffu;
+
   explicit ConflictGraph(FlowCutTable table) : table_(std::move(table)) {}
 
   // A flow from src_node to dst_node (different nodes) starts moving data.
@@ -41,9 +43,14 @@ class ConflictGraph {
   double cut(FlowId id) const { return flows_[id].cut; }
   Conflict conflict(FlowId id) const { return flows_[id].conflict; }
   std::size_t size() const { return live_; }
+  // For attribution: the flows leaving and entering a node, and a flow's
+  // neighbours in its C->X-> chain at its last evaluation (kNone if none).
+  const std::vector<FlowId>& leaving(int n) const { return nodes_[static_cast<std::size_t>(n)].out; }
+  const std::vector<FlowId>& entering(int n) const { return nodes_[static_cast<std::size_t>(n)].in; }
+  FlowId chain_previous(FlowId id) const { return flows_[id].links[2]; }
+  FlowId chain_next(FlowId id) const { return flows_[id].links[3]; }
 
  private:
-  static constexpr FlowId kNone = 0xffffffffu;
   struct Flow {
     int src = 0, dst = 0;
     std::uint32_t pos_out = 0, pos_in = 0;  // index in the nodes' lists

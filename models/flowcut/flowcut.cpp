@@ -20,11 +20,17 @@
 // conflicts (the paper models the network only).
 #include "models/flowcut/flowcut.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "models/flowcut/conflict_graph.hpp"
 #include "models/flowcut/cut_table.hpp"
+#include "sim/core/units.hpp"
+#include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/fluid_model.hpp"
 
 namespace contend {
@@ -60,7 +66,13 @@ class FlowCutModel final : public FluidModel {
     const double bytes = static_cast<double>(t.bytes);
     if (t.level != Level::InterNode) {
       // Linear model of the intra-node level, no conflicts: known at once.
-      deliver_at(id, now + latency(t) + bytes / context().platform.level(t.level).bandwidth.single());
+      const double bandwidth = context().platform.level(t.level).bandwidth.single();
+      deliver_at(id, now + latency(t) + bytes / bandwidth);
+      if (recorder() != nullptr) {
+        record_latency(t, now, latency(t));
+        recorder()->bound(t, now + latency(t), fmt::format("bandwidth:{}", level_name(t.level)), bandwidth,
+                          fmt::format("the {} bandwidth, no conflicts within a node", level_name(t.level)));
+      }
       return;
     }
     // Copies: the engine recycles its transfer slots once delivered.
@@ -73,6 +85,12 @@ class FlowCutModel final : public FluidModel {
     // Through a timer even when the latency is 0: flows starting at one
     // instant join the conflict graph in id order.
     wait_latency(id, now + latency(t));
+    record_latency(t, now, latency(t));
+  }
+
+  // Sec. 3.2: L + m / Bw, each level's own.
+  double contention_free_time(const Transfer& t) const override {
+    return latency(t) + static_cast<double>(t.bytes) / context().platform.level(t.level).bandwidth.single();
   }
 
   void on_data_start(TransferId id, double at) override {
@@ -108,6 +126,74 @@ class FlowCutModel final : public FluidModel {
     f.since = now;
     f.rate = network_bandwidth_ / (1.0 + graph_.cut(id));
     deliver_at(id, now + f.remaining / f.rate);
+    if (recorder() != nullptr) record(id, now);
+  }
+
+  // Attribution: the elementary conflict that set the flow's cut (Table 2).
+  void record(TransferId id, double now) {
+    const Flow& f = flows_[id];
+    const double cut = graph_.cut(id);
+    std::string resource, kind;
+    std::vector<ConflictGraph::FlowId> with;
+    switch (graph_.conflict(id)) {
+      case ConflictGraph::Conflict::Incoming:
+        resource = fmt::format("flowcut:outgo-income@node{}", f.dst_node);
+        kind = fmt::format("incoming side of C->X-> at node {}", f.dst_node);
+        with.push_back(graph_.chain_next(id));
+        break;
+      case ConflictGraph::Conflict::Outgoing:
+        resource = fmt::format("flowcut:outgo-income@node{}", f.src_node);
+        kind = fmt::format("outgoing side of C->X-> at node {}", f.src_node);
+        with.push_back(graph_.chain_previous(id));
+        break;
+      case ConflictGraph::Conflict::SameDirection: {
+        const auto& out = graph_.leaving(f.src_node);
+        const auto& in = graph_.entering(f.dst_node);
+        std::vector<std::string> where;
+        if (out.size() >= 2) {
+          where.push_back(fmt::format("outgo@node{}", f.src_node));
+          with.insert(with.end(), out.begin(), out.end());
+        }
+        if (in.size() >= 2) {
+          where.push_back(fmt::format("income@node{}", f.dst_node));
+          with.insert(with.end(), in.begin(), in.end());
+        }
+        resource = fmt::format("flowcut:{}", fmt::join(where, "+"));
+        kind = "same-direction conflict (C<-X->, C->X<-)";
+        break;
+      }
+      case ConflictGraph::Conflict::AloneInclude:
+        resource = "flowcut:include";
+        kind = "alone, other flows at both its nodes (include)";
+        break;
+      case ConflictGraph::Conflict::AloneStartEnd:
+        resource = "flowcut:start-end";
+        kind = "alone, other flows at one of its nodes (start/end)";
+        break;
+      case ConflictGraph::Conflict::None:
+        kind = "no conflict";
+        break;
+    }
+    if (cut == 0) resource = "bandwidth:inter_node";  // in a conflict or not, nothing slows it
+    // A crowded group at a node may hold thousands of flows: name a few.
+    constexpr std::size_t kNamed = 4;
+    std::vector<std::string> others;
+    std::size_t unnamed = 0;
+    for (ConflictGraph::FlowId other : with) {
+      if (other == ConflictGraph::kNone || other == id || !graph_.contains(other)) continue;
+      if (others.size() == kNamed) {
+        ++unnamed;
+        continue;
+      }
+      const Transfer& o = sink().transfer(other);
+      others.push_back(fmt::format("{}->{}", o.src, o.dst));
+    }
+    if (unnamed > 0) others.push_back(fmt::format("{} more", unnamed));
+    const std::string partners = others.empty() ? "" : fmt::format(" with {}", fmt::join(others, ", "));
+    recorder()->bound(
+        sink().transfer(id), now, resource, f.rate,
+        fmt::format("{}{}: cut {:.4g}, Bw/(1+cut) = {}/{:.4g} = {}", kind, partners, cut,
+                    units::format_bandwidth(network_bandwidth_), 1 + cut, units::format_bandwidth(f.rate)));
   }
 
   ConflictGraph graph_;

@@ -24,12 +24,17 @@
 //  - messages never share bandwidth: LogGOPS has no contention.
 #include "models/loggops/loggops.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/loggops/loggops_parameters.hpp"
+#include "sim/core/units.hpp"
+#include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/fluid_model.hpp"
 
 namespace contend {
@@ -60,6 +65,14 @@ class LogGopsModel final : public FluidModel {
     nic = inject + p.g + p.G * k;
     const double cpu_done = t.post_time + overheads(t).send(k);
     deliver_at(id, std::max(cpu_done, nic) + p.L);
+    if (recorder() != nullptr) record(t, now, inject, cpu_done, p);
+  }
+
+  // Alone (idle NIC, receive posted): max(o_s + O_s k, g + G k) + L.
+  double contention_free_time(const Transfer& t) const override {
+    const LogGopsProtocol& p = protocol(t);
+    const double k = static_cast<double>(t.bytes);
+    return std::max(overheads(t).send(k), p.g + p.G * k) + p.L;
   }
 
  private:
@@ -72,6 +85,33 @@ class LogGopsModel final : public FluidModel {
     auto& cached = overheads_[t.datatype][slot];
     if (cached == nullptr) cached = &protocol(t).overheads(context().sink.datatype(t.datatype));
     return *cached;
+  }
+
+  // Attribution: whichever of the sender's CPU (o_s + O_s k from the post)
+  // and its NIC (the gap of its previous message, then g + G k) ends later
+  // bounds the message until then; then L.
+  void record(const Transfer& t, double now, double inject, double cpu_done, const LogGopsProtocol& p) {
+    const double k = static_cast<double>(t.bytes);
+    const double injected = inject + p.g + p.G * k;
+    const std::string nic = fmt::format("loggops:nic@rank{}", t.src);
+    if (cpu_done >= injected) {
+      recorder()->bound(t, now, "cpu:o_s", 0,
+                        fmt::format("rank {}'s CPU posts the message: o_s + O_s k = {} from {:.9g} s", t.src,
+                                    units::format_duration(overheads(t).send(k)), t.post_time));
+    } else {
+      if (inject > now) {
+        recorder()->bound(
+            t, now, nic, 0,
+            fmt::format("rank {}'s NIC is busy with its previous message (its gap) until {:.9g} s", t.src, inject));
+      }
+      recorder()->bound(
+          t, inject, nic, p.g + p.G * k > 0 ? k / (p.g + p.G * k) : 0,
+          fmt::format("rank {}'s NIC injects it: g + G k = {} + {} x {} B = {}", t.src, units::format_duration(p.g),
+                      units::format_duration(p.G), t.bytes, units::format_duration(p.g + p.G * k)));
+    }
+    if (p.L > 0) {
+      recorder()->bound(t, std::max(cpu_done, injected), "latency", 0, "L = " + units::format_duration(p.L));
+    }
   }
 
   LogGopsParameters parameters_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace contend {
@@ -25,6 +26,16 @@ MaxMinSystem::LinkId MaxMinSystem::add_link(double bandwidth, Policy policy, std
   link.capacity = std::move(capacity);
   links_.push_back(std::move(link));
   return static_cast<LinkId>(links_.size() - 1);
+}
+
+double MaxMinSystem::alone_rate(VariableId v) const {
+  const Variable& x = variables_[v];
+  double rate = x.bound > 0 ? x.bound : std::numeric_limits<double>::infinity();
+  for (LinkId l : x.links) {
+    const Link& link = links_[l];
+    rate = std::min(rate, link.policy == Policy::NonLinear && link.capacity ? link.capacity(1) : link.bandwidth);
+  }
+  return rate;
 }
 
 MaxMinSystem::VariableId MaxMinSystem::add_variable(std::vector<LinkId> links, double penalty, double bound) {
@@ -154,6 +165,7 @@ void MaxMinSystem::list_saturated_variables() {
       Variable& x = variables_[v];
       if (x.fixed || x.listed) continue;
       x.listed = true;
+      x.bottleneck = light_[position].link;
       saturated_variables_.push_back(v);
     }
   }
@@ -261,6 +273,7 @@ void MaxMinSystem::solve_links() {
         x.value = min_usage_ / x.penalty;
       } else if (std::abs(min_bound - x.bound * x.penalty) < kPrecision) {
         x.value = x.bound;
+        x.bottleneck = kNoLink;
       } else {
         continue;  // bounded at another level: considered again in a later round
       }

@@ -51,6 +51,20 @@ class MaxMinSystem {
   double value(VariableId v) const { return variables_[v].value; }
   bool modified() const { return !modified_links_.empty(); }
 
+  // For attribution. The link whose saturation fixed the value of `v` at its
+  // last solve; kNoLink when its bound fixed it.
+  static constexpr LinkId kNoLink = UINT32_MAX;
+  LinkId bottleneck(VariableId v) const { return variables_[v].bottleneck; }
+  const std::vector<LinkId>& links(VariableId v) const { return variables_[v].links; }
+  double bound(VariableId v) const { return variables_[v].bound; }
+  // The capacity the last solve gave `l` (BW_MP(n) for a NONLINEAR link
+  // crossed by n flows) and the flows crossing it.
+  double capacity(LinkId l) const { return links_[l].dynamic_bound; }
+  int link_flows(LinkId l) const { return links_[l].flows; }
+  // The rate of one flow of `v` alone in the system: its smallest link
+  // capacity for one flow, at most its bound.
+  double alone_rate(VariableId v) const;
+
   // Re-solves the part of the system coupled to the changes since the last
   // solve; returns the variables with flows it solved, whose value may have
   // changed (valid until the next call).
@@ -78,6 +92,7 @@ class MaxMinSystem {
     double value = 0;
     std::uint64_t visited = 0;           // component search epoch
     bool fixed = false, listed = false;  // solver state
+    LinkId bottleneck = kNoLink;         // the saturated link that listed it last
   };
   struct Light {  // SimGrid's ConstraintLight
     LinkId link;

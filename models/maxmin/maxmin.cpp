@@ -9,6 +9,9 @@
 // models/maxmin/README.md.
 #include "models/maxmin/maxmin.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <memory>
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
@@ -18,8 +21,11 @@
 #include "models/maxmin/max_min_system.hpp"
 #include "models/maxmin/route_classes.hpp"
 #include "models/maxmin/route_flows.hpp"
+#include "sim/core/units.hpp"
+#include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/daemon_loop.hpp"
 #include "sim/engine/indexed_heap.hpp"
+#include "sim/engine/simgrid_platform.hpp"
 
 namespace contend {
 namespace {
@@ -51,7 +57,7 @@ struct Waker {
 class MaxMinModel final : public CommunicationModel {
  public:
   explicit MaxMinModel(const ModelContext& c)
-      : sink_(c.sink), routes_(c.simgrid, c.mapping, system_), mutex_(sg4::Mutex::create()) {
+      : sink_(c.sink), recorder_(c.recorder), routes_(c.simgrid, c.mapping, system_), mutex_(sg4::Mutex::create()) {
     // SimGrid's network model has its events happen at the first clock
     // value within its timing precision before them, whatever model made
     // the clock advance (a rank's computation ending, say): so do these.
@@ -77,6 +83,13 @@ class MaxMinModel final : public CommunicationModel {
     return true;
   }
 
+  // Alone: the route's latency, then its smallest capacity for one flow
+  // (BW_MP(1) of a level link, the NIC's bandwidth), at most its bound.
+  double contention_free_time(const Transfer& t) const override {
+    const auto& route = routes_.route(routes_.known_route(t.src, t.dst));
+    return route.latency + static_cast<double>(t.bytes) / system_.alone_rate(route.variable);
+  }
+
   // As NetworkCm02Model::communicate: a flow pays its route's latency, then
   // joins the sharing (at once without latency).
   void start(TransferId id) override {
@@ -88,6 +101,10 @@ class MaxMinModel final : public CommunicationModel {
     const double latency = routes_.route(route).latency;
     if (latency > 0) {
       latency_ends_.set(id, latency + sg4::Engine::get_clock());
+      if (recorder_) {
+        recorder_->bound(t, sg4::Engine::get_clock(), "latency", 0,
+                         "the route's latency = " + units::format_duration(latency));
+      }
     } else {
       join(id, now);
       solve_at_ = std::min(solve_at_, now);
@@ -108,6 +125,29 @@ class MaxMinModel final : public CommunicationModel {
     if (flows_.size() <= route) flows_.resize(routes_.size());
     flows_[route].join(id, static_cast<double>(sink_.transfer(id).bytes), at);
     system_.add_flows(routes_.route(route).variable, 1);
+    if (recorder_) {
+      if (members_.size() <= route) members_.resize(routes_.size());
+      members_[route].push_back(id);
+    }
+  }
+
+  // Attribution: the link whose saturation fixed the route's rate (SimGrid's
+  // max-min: the first constraint to saturate among the route's), or the
+  // route's bound.
+  void record(std::uint32_t route, double now) {
+    const auto v = routes_.route(route).variable;
+    const double rate = system_.value(v);
+    std::string resource, detail;
+    if (const auto l = system_.bottleneck(v); l != MaxMinSystem::kNoLink) {
+      resource = SimgridPlatform::resource_name(routes_.link(l));
+      detail = fmt::format("max-min share of {} ({} for its {} flows): {} per flow of this route", resource,
+                           units::format_bandwidth(system_.capacity(l)), system_.link_flows(l),
+                           units::format_bandwidth(rate));
+    } else {
+      resource = "bound";
+      detail = fmt::format("the route's bound, its slowest link's bandwidth: {}", units::format_bandwidth(rate));
+    }
+    for (TransferId id : members_[route]) recorder_->bound(sink_.transfer(id), now, resource, rate, detail);
   }
 
   // Every latency end and completion within SimGrid's timing precision of
@@ -122,12 +162,18 @@ class MaxMinModel final : public CommunicationModel {
     while (!route_ends_.empty() && route_ends_.top().time - now < kTimingPrecision) {
       const std::uint32_t route = route_ends_.top().id;
       route_ends_.pop();
+      const auto before = completed.size();
       const int done = flows_[route].complete_due(now, kTimingPrecision, completed);
       system_.remove_flows(routes_.route(route).variable, done);
+      if (recorder_) {
+        auto& list = members_[route];
+        for (auto k = before; k < completed.size(); ++k) list.erase(std::find(list.begin(), list.end(), completed[k]));
+      }
     }
     for (MaxMinSystem::VariableId v : system_.solve()) {
       // One variable per route, numbered alike.
       const double end = flows_[v].set_rate(system_.value(v), now);
+      if (recorder_) record(v, now);
       if (end == kNever) {
         route_ends_.erase(v);
       } else {
@@ -185,6 +231,8 @@ class MaxMinModel final : public CommunicationModel {
   }
 
   TransferSink& sink_;
+  AttributionRecorder* recorder_;                 // null unless the run records attribution
+  std::vector<std::vector<TransferId>> members_;  // by route, with a recorder: its flows moving
   MaxMinSystem system_;
   RouteClasses routes_;
   std::vector<RouteFlows> flows_;        // by route

@@ -16,12 +16,25 @@ std::uint64_t endpoint_key(int node, int socket) {
 
 }  // namespace
 
-std::uint32_t RouteClasses::route_of(int src, int dst) {
+std::uint64_t RouteClasses::key_of(int src, int dst) const {
   const Placement& from = mapping_[src];
   const Placement& to = mapping_[dst];
-  const std::uint64_t key = endpoint_key(from.node, from.socket) << 32 | endpoint_key(to.node, to.socket);
-  auto [it, inserted] = by_endpoints_.try_emplace(key, 0);
-  if (inserted) it->second = build(from.node, from.socket, to.node, to.socket);
+  return endpoint_key(from.node, from.socket) << 32 | endpoint_key(to.node, to.socket);
+}
+
+std::uint32_t RouteClasses::route_of(int src, int dst) {
+  auto [it, inserted] = by_endpoints_.try_emplace(key_of(src, dst), 0);
+  if (inserted) {
+    const Placement& from = mapping_[src];
+    const Placement& to = mapping_[dst];
+    it->second = build(from.node, from.socket, to.node, to.socket);
+  }
+  return it->second;
+}
+
+std::uint32_t RouteClasses::known_route(int src, int dst) const {
+  const auto it = by_endpoints_.find(key_of(src, dst));
+  if (it == by_endpoints_.end()) throw Error("internal error: maxmin has no route class for this pair yet");
   return it->second;
 }
 
@@ -48,6 +61,8 @@ MaxMinSystem::LinkId RouteClasses::link_of(const sg4::Link* link) {
     default:
       throw Error("internal error: maxmin does not model link " + link->get_name() + "'s sharing policy");
   }
+  if (simgrid_links_.size() <= it->second) simgrid_links_.resize(it->second + 1);
+  simgrid_links_[it->second] = link;
   return it->second;
 }
 

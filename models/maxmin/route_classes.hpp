@@ -37,11 +37,16 @@ class RouteClasses {
   // The route class of messages from rank `src` to rank `dst`, built on
   // first use (SimGrid's route between their sockets' endpoints).
   std::uint32_t route_of(int src, int dst);
+  // The route class of a pair route_of() has already seen.
+  std::uint32_t known_route(int src, int dst) const;
   const Route& route(std::uint32_t id) const { return routes_[id]; }
   std::size_t size() const { return routes_.size(); }
+  // SimGrid's link behind a link of the system.
+  const simgrid::s4u::Link* link(MaxMinSystem::LinkId id) const { return simgrid_links_[id]; }
 
  private:
   MaxMinSystem::LinkId link_of(const simgrid::s4u::Link* link);
+  std::uint64_t key_of(int src, int dst) const;
   std::uint32_t build(int from_node, int from_socket, int to_node, int to_socket);
 
   const SimgridPlatform& simgrid_;
@@ -51,6 +56,7 @@ class RouteClasses {
   std::unordered_map<std::uint64_t, std::uint32_t> by_endpoints_;  // (source endpoint, destination endpoint)
   std::map<std::pair<std::vector<MaxMinSystem::LinkId>, double>, std::uint32_t> by_links_;
   std::unordered_map<const simgrid::s4u::Link*, MaxMinSystem::LinkId> links_;
+  std::vector<const simgrid::s4u::Link*> simgrid_links_;  // by the system's link id
 };
 
 }  // namespace contend

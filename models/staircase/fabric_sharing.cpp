@@ -12,7 +12,7 @@ int FabricSharing::pair_index(int src, int dst) {
     Pair p{src, dst, 0, 1, {}, 0};
     for (const auto& ref : route_(src, dst)) {
       auto [l, is_new] = link_of_.try_emplace(ref.key, static_cast<int>(links_.size()));
-      if (is_new) links_.push_back(LinkState{ref.capacity, 0, kUnlimited, {}, 0});
+      if (is_new) links_.push_back(LinkState{ref.capacity, 0, kUnlimited, {}, ref.key, 0});
       p.links.push_back(l->second);
       links_[static_cast<std::size_t>(l->second)].pairs.push_back(it->second);
     }
@@ -24,6 +24,19 @@ int FabricSharing::pair_index(int src, int dst) {
 double FabricSharing::factor(int src, int dst) const {
   auto it = pair_of_.find(key(src, dst));
   return it == pair_of_.end() ? 1.0 : pairs_[static_cast<std::size_t>(it->second)].factor;
+}
+
+FabricSharing::Bottleneck FabricSharing::bottleneck(int src, int dst) const {
+  auto it = pair_of_.find(key(src, dst));
+  if (it == pair_of_.end()) return {};
+  const auto& p = pairs_[static_cast<std::size_t>(it->second)];
+  if (p.factor >= 1) return {};
+  const LinkState* lowest = nullptr;
+  for (int l : p.links) {
+    const auto& link = links_[static_cast<std::size_t>(l)];
+    if (lowest == nullptr || link.water_level < lowest->water_level) lowest = &link;
+  }
+  return lowest ? Bottleneck{lowest->key, lowest->capacity, lowest->water_level} : Bottleneck{};
 }
 
 // Max-min share of an overloaded link: the level w with sum min(d_i, w) = C.

@@ -33,6 +33,13 @@ class FabricSharing {
   // phi of the pair (src, dst): 1 when the fabric does not hold it back.
   double factor(int src, int dst) const;
   bool any_overloaded() const { return overloaded_links_ > 0; }
+  // The link that caps the pair (src, dst): its key, capacity and max-min
+  // share per pair; key null when the fabric does not hold the pair back.
+  struct Bottleneck {
+    const void* key = nullptr;
+    double capacity = 0, share = 0;
+  };
+  Bottleneck bottleneck(int src, int dst) const;
 
  private:
   struct Pair {
@@ -47,6 +54,7 @@ class FabricSharing {
     double load = 0;                  // sum of the demands of the pairs crossing it
     double water_level = kUnlimited;  // max-min share per pair when overloaded
     std::vector<int> pairs;           // every pair that ever crossed it
+    const void* key = nullptr;
     unsigned mark = 0;
   };
   static constexpr double kUnlimited = 1e300;

@@ -7,9 +7,15 @@
 // and validation: models/staircase/README.md.
 #include "models/staircase/staircase.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <simgrid/s4u.hpp>
+#include <string>
 #include <variant>
 
+#include "sim/core/units.hpp"
+#include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/fluid_model.hpp"
 #include "sim/engine/simgrid_platform.hpp"
 
@@ -22,7 +28,27 @@ namespace sg4 = simgrid::s4u;
 class StaircaseModel final : public FluidModel {
  public:
   StaircaseModel(const ModelContext& c, StaircaseOptions options)
-      : FluidModel(c), sharing_(c.platform, c.mapping, options, make_fabric(c, options)) {}
+      : FluidModel(c), sharing_(c.platform, c.mapping, options, make_fabric(c, options)) {
+    if (c.recorder != nullptr) {
+      sharing_.observe([this](const std::vector<TransferId>& ids, double at, double rate,
+                              const StaircaseSharing::RateCause& cause) { record(ids, at, rate, cause); });
+    }
+  }
+
+  // Alone: a group of one process (Thune eq. (5): BW_MP(1); eq. (12) with
+  // theta 1 or 0 within a node), at most the slowest fabric link of the
+  // route when the fabric is on.
+  double contention_free_time(const Transfer& t) const override {
+    const auto& platform = context().platform;
+    double rate = platform.level(t.level).bandwidth.aggregate(1);
+    if (t.level == Level::InterNode && sharing_.fabric() != nullptr) {
+      for (const auto& link :
+           fabric_links(context().simgrid, context().mapping[t.src].node, context().mapping[t.dst].node)) {
+        rate = std::min(rate, link.capacity);
+      }
+    }
+    return latency(t) + static_cast<double>(t.bytes) / rate;
+  }
 
  protected:
   void on_data_start(TransferId id, double at) override {
@@ -53,22 +79,57 @@ class StaircaseModel final : public FluidModel {
       return nullptr;
     }
     const SimgridPlatform* simgrid = &c.simgrid;
-    return std::make_unique<FabricSharing>([simgrid](int a, int b) {
-      // The links beyond the nodes' own: the route without the NIC links
-      // (the staircase's node groups stand for them) and without each node's
-      // cable to its first switch (the NIC's link, as fast as the NIC). On a
-      // star nothing remains; on a fat tree or a Dragonfly+ the switch-to-
-      // switch links do.
-      std::vector<sg4::Link*> links;
-      for (auto* link : simgrid->node_route(a, b)) {
-        if (link != simgrid->nic_out(a) && link != simgrid->nic_in(b)) links.push_back(link);
+    return std::make_unique<FabricSharing>([simgrid](int a, int b) { return fabric_links(*simgrid, a, b); });
+  }
+
+  // The links beyond the nodes' own: the route without the NIC links (the
+  // staircase's node groups stand for them) and without each node's cable to
+  // its first switch (the NIC's link, as fast as the NIC). On a star nothing
+  // remains; on a fat tree or a Dragonfly+ the switch-to-switch links do.
+  static std::vector<FabricSharing::LinkRef> fabric_links(const SimgridPlatform& simgrid, int a, int b) {
+    std::vector<sg4::Link*> links;
+    for (auto* link : simgrid.node_route(a, b)) {
+      if (link != simgrid.nic_out(a) && link != simgrid.nic_in(b)) links.push_back(link);
+    }
+    std::vector<FabricSharing::LinkRef> refs;
+    for (std::size_t i = 1; i + 1 < links.size(); ++i) {
+      refs.push_back(FabricSharing::LinkRef{links[i], links[i]->get_bandwidth()});
+    }
+    return refs;
+  }
+
+  // Attribution: the group that set the rate (Thune eqs. (5)-(9), (12)-(17)),
+  // or the fabric link that held the node pair back.
+  void record(const std::vector<TransferId>& ids, double at, double rate, const StaircaseSharing::RateCause& c) {
+    std::string resource, detail;
+    const std::string per_process = units::format_bandwidth(c.members > 0 ? c.aggregate / c.members : 0);
+    if (c.waiting) {
+      resource = "staircase:sequential";
+      detail = fmt::format("rank {}'s intra-node data waits for its inter-node data (levels: sequential)", c.receiver);
+    } else if (c.node_level) {
+      const auto bottleneck = c.factor < 1 && sharing_.fabric() != nullptr
+                                  ? sharing_.fabric()->bottleneck(c.source_node, c.node)
+                                  : FabricSharing::Bottleneck{};
+      resource = fmt::format("staircase:node{}(N={})", c.node, c.members);
+      detail =
+          fmt::format("BW_MP({})/{} = {} per receiving process; rank {} splits it over its inter-node messages ({})",
+                      c.members, c.members, per_process, c.receiver, c.messages);
+      if (bottleneck.key != nullptr) {
+        resource = SimgridPlatform::resource_name(static_cast<const sg4::Link*>(bottleneck.key));
+        detail = fmt::format(
+            "fabric link of {} shared max-min by the node pairs crossing it ({} each): phi = {:.4g} of the staircase "
+            "rate from node {}; {}",
+            units::format_bandwidth(bottleneck.capacity), units::format_bandwidth(bottleneck.share), c.factor,
+            c.source_node, detail);
       }
-      std::vector<FabricSharing::LinkRef> refs;
-      for (std::size_t i = 1; i + 1 < links.size(); ++i) {
-        refs.push_back(FabricSharing::LinkRef{links[i], links[i]->get_bandwidth()});
-      }
-      return refs;
-    });
+    } else {
+      resource = fmt::format("staircase:node{}/socket{}(N={})", c.node, c.socket, c.members);
+      detail = fmt::format(
+          "BW_mix({}, theta={:.4g})/{} = {} per receiving process; rank {} gives {} of it to its {} messages ({})",
+          c.members, c.theta, c.members, per_process, c.receiver, c.intra_socket ? "theta" : "1 - theta",
+          c.intra_socket ? "intra-socket" : "inter-socket", c.messages);
+    }
+    for (TransferId id : ids) recorder()->bound(sink().transfer(id), at, resource, rate, detail);
   }
 
   static bool fabric_enabled(const YamlField& params) {

@@ -51,6 +51,7 @@ int StaircaseSharing::new_class(int process, int source_node) {
   } else {
     c = static_cast<int>(classes_.size());
     classes_.emplace_back();
+    if (observer_) members_.emplace_back();
   }
   auto& k = classes_[static_cast<std::size_t>(c)];
   k = Class{};
@@ -70,6 +71,7 @@ void StaircaseSharing::free_class(int c) {
     if (list.empty()) g.classes_from.erase(k.source_node);
   }
   k = Class{};
+  if (observer_) members_[static_cast<std::size_t>(c)].clear();
   free_classes_.push_back(c);
 }
 
@@ -135,10 +137,12 @@ void StaircaseSharing::set_rates(int process, GroupKind kind, double t) {
     if (on) {
       on->rate = theta * mix / on->messages.count();
       schedule(p.on);
+      report(p.on, t);
     }
     if (off) {
       off->rate = (1 - theta) * mix / off->messages.count();
       schedule(p.off);
+      report(p.off, t);
     }
     return;
   }
@@ -149,6 +153,7 @@ void StaircaseSharing::set_rates(int process, GroupKind kind, double t) {
     auto& c = classes_[static_cast<std::size_t>(id)];
     c.rate = per_message * c.factor;
     schedule(id);
+    report(id, t);
   }
 }
 
@@ -200,6 +205,7 @@ bool StaircaseSharing::update_membership(int process, GroupKind kind) {
     if (id < 0) return;
     classes_[static_cast<std::size_t>(id)].rate = 0;
     g.completions.erase(id);
+    report(id, clock_);
   };
   if (kind == kSocket) {
     suspend(p.on);
@@ -256,8 +262,46 @@ void StaircaseSharing::apply_factor(int src_node, int dst_node, double t) {
     c.rate = s / p.inter_count * factor;
     const double gap = c.messages.smallest_gap();
     g.completions.set(id, gap <= kByteTolerance ? t : t + gap / c.rate);
+    report(id, t);
   }
   publish(group);
+}
+
+void StaircaseSharing::report(int c, double t) {
+  if (!observer_ || c < 0) return;
+  const auto& k = classes_[static_cast<std::size_t>(c)];
+  const auto& ids = members_[static_cast<std::size_t>(c)];
+  if (ids.empty()) return;
+  const auto& p = processes_[static_cast<std::size_t>(k.process)];
+  RateCause cause;
+  cause.node = p.node;
+  cause.receiver = k.process;
+  if (k.source_node >= 0 || (p.on != c && p.off != c)) {
+    const auto& g = groups_[static_cast<std::size_t>(group_of(p, kNode))];
+    cause.node_level = true;
+    cause.members = static_cast<int>(g.members.size());
+    cause.messages = p.inter_count;
+    cause.aggregate = share(g) * cause.members;
+    cause.factor = k.factor;
+    cause.source_node = k.source_node;
+    cause.waiting = !p.member[kNode];
+  } else {
+    const auto& g = groups_[static_cast<std::size_t>(group_of(p, kSocket))];
+    const double n = static_cast<double>(g.members.size());
+    cause.socket = p.socket_group % platform_.nodes.sockets;
+    cause.members = static_cast<int>(g.members.size());
+    cause.messages = k.messages.count();
+    cause.intra_socket = p.on == c;
+    const double v_on = p.on >= 0 ? classes_[static_cast<std::size_t>(p.on)].messages.remaining_volume() : 0;
+    const double v_off = p.off >= 0 ? classes_[static_cast<std::size_t>(p.off)].messages.remaining_volume() : 0;
+    cause.theta = p.off < 0 ? 1 : p.on < 0 ? 0 : (v_on + v_off > 0 ? v_on / (v_on + v_off) : 0.5);
+    if (n > 0) {
+      cause.aggregate = cause.theta * platform_.level(Level::IntraSocket).bandwidth.aggregate(n) +
+                        (1 - cause.theta) * platform_.level(Level::InterSocket).bandwidth.aggregate(n);
+    }
+    cause.waiting = !p.member[kSocket];
+  }
+  observer_(ids, t, k.rate, cause);
 }
 
 void StaircaseSharing::after_change(int process, GroupKind kind, double t, bool membership_changed) {
@@ -300,6 +344,7 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     }
     auto& q = processes_[static_cast<std::size_t>(dst)];
     classes_[static_cast<std::size_t>(c)].messages.add(id, bytes);
+    if (observer_) members_[static_cast<std::size_t>(c)].push_back(id);
     ++q.inter_count;
     add_weights(q, g, +1);
     after_change(dst, kNode, now, update_membership(dst, kNode));
@@ -314,7 +359,9 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
   if (slot < 0) slot = new_class(dst, -1);
   const int c = slot;
   classes_[static_cast<std::size_t>(c)].messages.add(id, bytes);
+  if (observer_) members_[static_cast<std::size_t>(c)].push_back(id);
   after_change(dst, kSocket, now, update_membership(dst, kSocket));
+  if (!processes_[static_cast<std::size_t>(dst)].member[kSocket]) report(c, now);  // held back (sequential levels)
 }
 
 double StaircaseSharing::next_event() const { return schedule_.empty() ? kInfinity : schedule_.top().time; }
@@ -346,6 +393,10 @@ void StaircaseSharing::process_group_event(int group, double t, std::vector<Comp
     auto& c = classes_[static_cast<std::size_t>(id)];
     const auto before = ids.size();
     c.messages.pop_completed(kByteTolerance, force, ids);
+    if (observer_) {
+      auto& list = members_[static_cast<std::size_t>(id)];
+      for (auto k = before; k < ids.size(); ++k) list.erase(std::find(list.begin(), list.end(), ids[k]));
+    }
     if (kind == kNode) p.inter_count -= static_cast<int>(ids.size() - before);
     if (c.messages.empty()) {
       g.completions.erase(id);

@@ -23,6 +23,7 @@
 // n of receivers of a group (which changes every share) touches all of the
 // group's members, and so does a change in the fabric's caps.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <utility>
@@ -56,6 +57,28 @@ class StaircaseSharing {
 
   // The data of `id` (bytes from src to dst, on `level`) starts moving at `now`.
   void add(TransferId id, int src, int dst, Level level, double bytes, double now, std::vector<Completion>& done);
+  // Why messages move at their rate (attribution; the model words it).
+  struct RateCause {
+    bool node_level = false;  // the node group (inter-node data), else the socket group
+    int node = 0, socket = -1;
+    int receiver = 0;      // the receiving process (rank)
+    int members = 0;       // n: processes of the group receiving on it
+    int messages = 0;      // the process's messages sharing its share
+    double aggregate = 0;  // node: BW_MP(n); socket: BW_mix(n, theta) x n
+    double theta = 1;      // socket: the process's intra-socket share of its volume
+    bool intra_socket = false;
+    double factor = 1;     // node: the fabric's phi for the pair
+    int source_node = -1;  // node, with a fabric: the sending node
+    bool waiting = false;  // sequential levels: held until the process's inter-node data is in
+  };
+  // observer(ids, at, rate, cause): from `at` on the messages `ids` move at
+  // `rate` B/s each, for `cause`. Set before the first add(); it makes the
+  // sharing keep each class's messages (only then).
+  using RateObserver =
+      std::function<void(const std::vector<TransferId>& ids, double at, double rate, const RateCause& cause)>;
+  void observe(RateObserver observer) { observer_ = std::move(observer); }
+  const FabricSharing* fabric() const { return fabric_.get(); }
+
   // Earliest time a flow completes (infinity if none moves).
   double next_event() const;
   // Processes every completion at or before `now`, in time order.
@@ -113,6 +136,7 @@ class StaircaseSharing {
   void publish(int group);
   void process_group_event(int group, double t, std::vector<Completion>& done);
   void after_change(int process, GroupKind kind, double t, bool membership_changed);
+  void report(int c, double t);
 
   const Platform& platform_;
   StaircaseOptions options_;
@@ -124,6 +148,8 @@ class StaircaseSharing {
   int node_group_base_ = 0;
   IndexedHeap<int> schedule_;  // group -> its earliest completion, as last published
   double clock_ = 0;
+  RateObserver observer_;
+  std::vector<std::vector<TransferId>> members_;  // by class, with an observer
 };
 
 }  // namespace contend

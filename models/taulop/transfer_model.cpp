@@ -86,6 +86,33 @@ void TransferModel::set_rate(int index, double now) {
   }
   pool.rate = 1 / slowest;
   reschedule(index);
+  report(index, now);
+}
+
+void TransferModel::report(int index, double now) {
+  if (!observer_) return;
+  const Pool& pool = pools_[static_cast<std::size_t>(index)];
+  if (members_.size() <= static_cast<std::size_t>(index)) members_.resize(pools_.size());
+  StepCause cause;
+  cause.fraction = pool.rate;
+  if (pool.src_node < 0) {
+    cause.kind = StepCause::Kind::Memory;
+    cause.node = index;
+    cause.tau = static_cast<int>(pool.members.size());
+  } else {
+    const int out = tau_out_[static_cast<std::size_t>(pool.src_node)];
+    const int in = tau_in_[static_cast<std::size_t>(pool.dst_node)];
+    cause.kind = StepCause::Kind::Network;
+    cause.out = slowdown(kNetwork, static_cast<std::size_t>(out)) >= slowdown(kNetwork, static_cast<std::size_t>(in));
+    cause.node = cause.out ? pool.src_node : pool.dst_node;
+    cause.tau = cause.out ? out : in;
+  }
+  for (Id id : members_[static_cast<std::size_t>(index)]) {
+    const Flow& f = flows_[id];
+    cause.step = f.step;
+    cause.work = f.work[static_cast<std::size_t>(f.step)];
+    observer_(id, now, cause);
+  }
 }
 
 void TransferModel::reschedule(int index) {
@@ -137,9 +164,14 @@ void TransferModel::enter_step(Id id, double now) {
   const double work = f.work[static_cast<std::size_t>(f.step)];
   if (k == StepKind::Delay) {
     delays_.set(id, now + work);  // occupies no channel
+    if (observer_) observer_(id, now, StepCause{.kind = StepCause::Kind::Delay, .step = f.step, .work = work});
     return;
   }
   const int index = pool_of(f);
+  if (observer_) {
+    if (members_.size() <= static_cast<std::size_t>(index)) members_.resize(pools_.size());
+    members_[static_cast<std::size_t>(index)].push_back(id);
+  }
   Pool& pool = pools_[static_cast<std::size_t>(index)];
   settle(pool, now);
   if (pool.members.empty()) {
@@ -164,6 +196,10 @@ void TransferModel::request_step(Id id, double now) {
   const auto step = static_cast<std::size_t>(f.step);
   const auto bit = static_cast<std::uint8_t>(1u << step);
   if ((lanes.busy & bit) != 0) {
+    if (observer_) {
+      observer_(id, now,
+                StepCause{.kind = StepCause::Kind::Queued, .step = f.step, .work = f.work[step], .fraction = 0});
+    }
     if (lanes.tail[step] == kNone) {
       lanes.head[step] = id;
     } else {
@@ -212,6 +248,10 @@ void TransferModel::pool_event(int index, double time, std::vector<Completion>& 
   settle(pool, time);
   const Id id = pool.members.top().id;
   pool.members.pop();
+  if (observer_) {
+    auto& list = members_[static_cast<std::size_t>(index)];
+    list.erase(std::find(list.begin(), list.end(), id));
+  }
   if (pool.src_node < 0) {
     set_rate(index, time);
   } else {

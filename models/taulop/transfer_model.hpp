@@ -37,6 +37,7 @@
 // node, which a halo exchange of 128 ranks per node has by the thousand.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <queue>
 #include <unordered_map>
 #include <vector>
@@ -67,6 +68,22 @@ class TransferModel {
   // Processes every event at or before `now`, appending completed messages.
   void advance(double now, std::vector<Completion>& completed);
   double clock() const { return clock_; }
+
+  // Why a message's current step moves as it does (attribution; the model
+  // words it). `fraction`: of its solo speed (1 / s^c(tau)); 0 while queued.
+  struct StepCause {
+    enum class Kind : std::uint8_t { Delay, Memory, Network, Queued } kind = Kind::Delay;
+    int step = 0;
+    double work = 0;  // seconds of the step alone (o, L^0(m) or L^1(m))
+    int node = 0;     // memory: the node; network: the NIC's node
+    bool out = true;  // network: the sending NIC (else the receiving one) is the slower
+    int tau = 1;      // transfers on the channel (memory) or through the NIC (network)
+    double fraction = 1;
+  };
+  // observer(id, at, cause): from `at` on, message `id` is in cause's step.
+  // Set before the first start(); it makes the pools keep their members.
+  using StepObserver = std::function<void(Id id, double at, const StepCause& cause)>;
+  void observe(StepObserver observer) { observer_ = std::move(observer); }
 
  private:
   static constexpr Id kNone = 0xffffffffu;
@@ -123,6 +140,7 @@ class TransferModel {
   void release_step(Id id, double now);  // the pair's next message may enter this step
   void step_done(Id id, double time, std::vector<Completion>& completed);
   void pool_event(int pool, double time, std::vector<Completion>& completed);
+  void report(int pool, double now);
 
   const Parameters& parameters_;
   std::vector<Flow> flows_;
@@ -135,6 +153,8 @@ class TransferModel {
   IndexedHeap<int> pool_ends_;  // each pool's next completion
   std::unordered_map<std::uint64_t, Lanes> lanes_;
   double clock_ = 0;
+  StepObserver observer_;
+  std::vector<std::vector<Id>> members_;  // by pool, with an observer
 };
 
 }  // namespace contend::taulop

@@ -9,6 +9,7 @@ namespace contend::cli {
 using Action = std::function<int()>;
 
 Action add_simulate_command(CLI::App& app);
+Action add_explain_command(CLI::App& app);
 Action add_generate_pattern_command(CLI::App& app);
 Action add_models_command(CLI::App& app);
 Action add_platform_command(CLI::App& app);

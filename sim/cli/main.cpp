@@ -119,6 +119,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "contend " + contend::cli::contend_version());
   std::map<std::string, contend::cli::Action> actions;
   actions["simulate"] = contend::cli::add_simulate_command(app);
+  actions["explain"] = contend::cli::add_explain_command(app);
   actions["generate-pattern"] = contend::cli::add_generate_pattern_command(app);
   actions["models"] = contend::cli::add_models_command(app);
   actions["platform"] = contend::cli::add_platform_command(app);

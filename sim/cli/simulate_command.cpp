@@ -35,7 +35,8 @@ namespace {
 struct SimulateOptions {
   std::string platform, mapping = "block", model = kDefaultModel, progress, hosts;
   WorkloadInput workload;
-  std::string per_rank, messages, json, progress_profile, timeline, paje;
+  std::string per_rank, messages, json, progress_profile, timeline, paje, explain;
+  bool attribution = false;
   bool oversubscribe = false;
   bool quiet = false;
   bool stats = false;
@@ -86,6 +87,7 @@ int run_simulate(const SimulateOptions& o) {
   request.oversubscribe = o.oversubscribe;
   request.time_limit = o.time_limit;
   request.record_messages = !o.messages.empty();
+  request.attribution = o.attribution || !o.explain.empty();
   request.record_timeline = !o.timeline.empty() || !o.paje.empty();
   if (o.step) request.step_out = &std::cout;
   request.progress_line = !o.quiet && isatty(STDERR_FILENO) != 0;
@@ -100,6 +102,9 @@ int run_simulate(const SimulateOptions& o) {
   if (!o.per_rank.empty()) write_file_atomically(o.per_rank, [&](std::ostream& out) { write_rank_csv(out, results); });
   if (!o.messages.empty())
     write_file_atomically(o.messages, [&](std::ostream& out) { write_messages_csv(out, results); });
+  if (!o.explain.empty()) {
+    write_file_atomically(o.explain, [&](std::ostream& out) { write_explain_csv(out, results.attribution); });
+  }
   if (!o.json.empty()) {
     const auto head = json_head("simulate", contend_version(), {}, options_used(o, options, platform));
     write_file_atomically(o.json, [&](std::ostream& out) { write_json(out, results, head); });
@@ -158,6 +163,12 @@ Action add_simulate_command(CLI::App& app) {
                   "Write rank,node,socket,core,recv_time_s,send_time_s,total_time_s CSV ('-': standard output)");
   cmd->add_option("--messages", o->messages,
                   "Write src,dst,bytes,level,start_s,end_s CSV, one line per message ('-': standard output)");
+  cmd->add_option("--explain", o->explain,
+                  "Record what bounded each message and write every interval of its life as "
+                  "id,src,dst,tag,seq,begin_s,end_s,resource,rate_Bps,detail CSV (docs/explain.md; '-': standard "
+                  "output); --messages gains limited_by,slowdown");
+  cmd->add_flag("--attribution", o->attribution,
+                "Record what bounded each message: --messages gains limited_by,slowdown (implied by --explain)");
   cmd->add_option("--json", o->json,
                   "Write the options, summary and per-rank times as JSON (schema contend.simulate, "
                   "'-': standard output)");

@@ -27,6 +27,7 @@ struct SimulateRequest {
   bool oversubscribe = false;
   double time_limit = 0;             // seconds of wall-clock time; 0 = none
   bool record_messages = false;      // --messages
+  bool attribution = false;          // --explain, --attribution
   bool record_timeline = false;      // --timeline, --paje
   std::ostream* step_out = nullptr;  // --step: every event printed there
   bool progress_line = false;        // the line on a terminal's stderr

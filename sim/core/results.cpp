@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
 namespace contend {
@@ -37,10 +38,23 @@ void write_rank_csv(std::ostream& out, const Results& r) {
 }
 
 void write_messages_csv(std::ostream& out, const Results& r) {
-  out << "src,dst,bytes,level,start_s,end_s\n";
+  out << (r.attributed ? "src,dst,bytes,level,start_s,end_s,limited_by,slowdown\n"
+                       : "src,dst,bytes,level,start_s,end_s\n");
   for (const auto& m : r.messages) {
-    fmt::print(out, "{},{},{},{},{:.12g},{:.12g}\n", m.src, m.dst, m.bytes, level_name(m.level), m.start, m.end);
+    fmt::print(out, "{},{},{},{},{:.12g},{:.12g}", m.src, m.dst, m.bytes, level_name(m.level), m.start, m.end);
+    if (r.attributed) {
+      const MessageAttribution* a = find_attribution(r, m.id);
+      if (a == nullptr) throw Error(fmt::format("internal error: message {} has no attribution", m.id));
+      fmt::print(out, ",{},{:.12g}", a->limited_by(), a->slowdown());
+    }
+    out << "\n";
   }
+}
+
+const MessageAttribution* find_attribution(const Results& r, std::uint64_t id) {
+  const auto it = std::lower_bound(r.attribution.begin(), r.attribution.end(), id,
+                                   [](const MessageAttribution& a, std::uint64_t key) { return a.id < key; });
+  return it != r.attribution.end() && it->id == id ? &*it : nullptr;
 }
 
 nlohmann::ordered_json json_head(const std::string& command, const std::string& contend_version,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/attribution.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/timeline.hpp"
@@ -26,8 +27,9 @@ struct MessageRecord {
   int src = 0, dst = 0;
   std::uint64_t bytes = 0;
   Level level = Level::IntraSocket;
-  double start = 0;  // when the data began to move (matching time under rendezvous)
-  double end = 0;    // when its last byte was delivered
+  double start = 0;      // when the data began to move (matching time under rendezvous)
+  double end = 0;        // when its last byte was delivered
+  std::uint64_t id = 0;  // the message's posting order in the run
 };
 
 // Time a rank spent in each kind of MPI call, as a PMPI profiler counts it
@@ -65,6 +67,10 @@ struct Results {
   std::vector<MpiCallStats> calls;      // per rank
   std::vector<MessageRecord> messages;  // only when asked for (--messages)
   Timeline timeline;                    // only when asked for (--timeline, --paje); sorted
+  // Only when asked for (--explain, --attribution, contend explain): every
+  // delivered message by id, with its intervals (sim/core/attribution.hpp).
+  bool attributed = false;
+  std::vector<MessageAttribution> attribution;
   std::array<LevelStats, 3> levels{};
   std::vector<std::string> warnings;
 
@@ -84,6 +90,10 @@ nlohmann::ordered_json json_head(const std::string& command, const std::string& 
 // Writers. Times in seconds with 12 significant digits (CSV: a column's unit
 // ends its name, "total_time_s").
 void write_rank_csv(std::ostream& out, const Results& r);
+// The attribution of message `id` (null if it has none: not attributed, or not delivered).
+const MessageAttribution* find_attribution(const Results& r, std::uint64_t id);
+
+// With attribution, two more columns: limited_by and slowdown.
 void write_messages_csv(std::ostream& out, const Results& r);
 // `head` from json_head (command "simulate"); its units are added here.
 void write_json(std::ostream& out, const Results& r, nlohmann::ordered_json head);

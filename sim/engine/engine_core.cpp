@@ -18,8 +18,12 @@ double now() { return sg4::Engine::get_clock(); }
 }  // namespace
 
 EngineCore::EngineCore(const Platform& platform, const Mapping& mapping, const SimgridPlatform& simgrid,
-                       bool record_messages, Progress progress)
-    : platform_(platform), mapping_(mapping), progress_(progress), record_messages_(record_messages) {
+                       bool record_messages, Progress progress, AttributionRecorder* recorder)
+    : platform_(platform),
+      mapping_(mapping),
+      progress_(progress),
+      record_messages_(record_messages),
+      recorder_(recorder) {
   if (progress == Progress::DedicatedCore) {
     // Denis et al. Sec. III-D: computation runs on N_core - 1 cores.
     const double n = platform.nodes.cores_per_node();
@@ -51,7 +55,8 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
   Effects fx;
   enter_mpi(me, fx);
   const Level level = mapping_.level(me, dst);
-  const Transfer t{.src = me,
+  const Transfer t{.message = next_message_++,
+                   .src = me,
                    .dst = dst,
                    .tag = tag,
                    .comm = comm,
@@ -66,6 +71,13 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
   const double overhead = model_->send_overhead(t);
   rank(me).paying_overhead = overhead > 0;
   const TransferId tid = transfers_.add(t);
+  if (recorder_) {
+    recorder_->posted(t);
+    if (!t.eager) {
+      recorder_->bound(t, t.post_time, "rendezvous", 0,
+                       fmt::format("waiting for rank {} to post the matching receive", dst));
+    }
+  }
   auto& stats = level_stats_[static_cast<std::size_t>(level)];
   ++stats.messages;
   // A trace may hold any number of messages: its volume must not wrap.
@@ -154,6 +166,10 @@ void EngineCore::bind(TransferId tid, int receiver_rank, RequestId recv, int cal
       } else {
         transfers_[tid].handshake = Transfer::Handshake::NeedsReceiver;
         receiver.handshakes.push_back(tid);
+        if (recorder_) {
+          recorder_->bound(t, now(), "rendezvous", 0,
+                           fmt::format("the request to send waits for rank {} to enter MPI", receiver_rank));
+        }
       }
     } else {
       start_transfer(tid, fx);
@@ -178,6 +194,10 @@ void EngineCore::receiver_saw_request(TransferId tid, int caller, Effects& fx) {
   } else {
     t.handshake = Transfer::Handshake::NeedsSender;
     sender.handshakes.push_back(tid);
+    if (recorder_) {
+      recorder_->bound(t, now(), "rendezvous", 0,
+                       fmt::format("the clear to send waits for rank {} to enter MPI", t.src));
+    }
   }
 }
 
@@ -261,7 +281,10 @@ void EngineCore::deliver(TransferId tid, double end_time) {
     q.complete_time = end_time;
     on_completed(sender, t.send_request, fx);
   }
-  if (record_messages_) messages_.push_back(MessageRecord{t.src, t.dst, t.bytes, t.level, t.start, t.end});
+  if (record_messages_) {
+    messages_.push_back(MessageRecord{t.src, t.dst, t.bytes, t.level, t.start, t.end, t.message});
+  }
+  if (recorder_) recorder_->delivered(t, end_time, model_->contention_free_time(t));
   if (t.matched) {
     complete_receive(rank(t.dst), t.recv_request, end_time, fx);
     transfers_.release(tid);
@@ -538,6 +561,10 @@ Results EngineCore::collect_results() const {
   Results out;
   out.levels = level_stats_;
   out.messages = messages_;
+  if (recorder_) {
+    out.attributed = true;
+    out.attribution = recorder_->take_delivered();
+  }
   // Completion order; ties (common: equal flows finish together) by sender,
   // receiver and start, so that the file does not depend on event order.
   std::sort(out.messages.begin(), out.messages.end(), [](const MessageRecord& a, const MessageRecord& b) {

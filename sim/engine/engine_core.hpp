@@ -12,6 +12,7 @@
 #include "sim/core/datatype.hpp"
 #include "sim/core/results.hpp"
 #include "sim/core/timeline.hpp"
+#include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/context_registry.hpp"
 #include "sim/engine/matching.hpp"
 #include "sim/engine/model.hpp"
@@ -27,8 +28,9 @@ struct SimulationAborted {};
 
 class EngineCore final : public TransferSink {
  public:
+  // `recorder`: null unless the run records attribution.
   EngineCore(const Platform& platform, const Mapping& mapping, const SimgridPlatform& simgrid, bool record_messages,
-             Progress progress);
+             Progress progress, AttributionRecorder* recorder = nullptr);
 
   void set_model(CommunicationModel* model) { model_ = model; }
   // Record what each rank does in time, and every received message
@@ -159,6 +161,8 @@ class EngineCore final : public TransferSink {
   bool record_messages_;
   std::vector<MessageRecord> messages_;
   std::optional<Timeline> timeline_;
+  AttributionRecorder* recorder_;
+  std::uint64_t next_message_ = 0;
   std::array<LevelStats, 3> level_stats_{};
 };
 

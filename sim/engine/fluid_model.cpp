@@ -1,7 +1,12 @@
 #include "sim/engine/fluid_model.hpp"
 
-#include <algorithm>
+#include <fmt/format.h>
 
+#include <algorithm>
+#include <string>
+
+#include "sim/core/units.hpp"
+#include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/daemon_loop.hpp"
 #include "sim/engine/simgrid_platform.hpp"
 
@@ -23,12 +28,23 @@ void FluidModel::start(TransferId id) {
 }
 
 void FluidModel::on_start(TransferId id, double now) {
-  const double ready = now + latency(sink_.transfer(id));
+  const Transfer& t = sink_.transfer(id);
+  const double ready = now + latency(t);
   if (ready <= now) {
     on_data_start(id, now);
   } else {
+    record_latency(t, now, ready - now);
     wait_latency(id, ready);
   }
+}
+
+void FluidModel::record_latency(const Transfer& t, double at, double seconds) const {
+  if (context_.recorder == nullptr || !(seconds > 0)) return;
+  const std::string what = t.level == Level::InterNode
+                               ? fmt::format("the route's latency from node {} to node {}",
+                                             context_.mapping[t.src].node, context_.mapping[t.dst].node)
+                               : fmt::format("the {} latency", level_name(t.level));
+  context_.recorder->bound(t, at, "latency", 0, fmt::format("{} = {}", what, units::format_duration(seconds)));
 }
 
 double FluidModel::latency(const Transfer& t) const {

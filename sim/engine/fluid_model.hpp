@@ -76,6 +76,11 @@ class FluidModel : public CommunicationModel {
   // error behind it when a start arrives).
   double clock() const { return clock_; }
 
+  // Null unless the run records attribution.
+  AttributionRecorder* recorder() const { return context_.recorder; }
+  // With a recorder: `t` waits `seconds` of latency from `at` (resource `latency`).
+  void record_latency(const Transfer& t, double at, double seconds) const;
+
   TransferSink& sink() { return sink_; }
   const ModelContext& context() const { return context_; }
 

@@ -12,6 +12,7 @@
 //    from its own actor, which is how models beyond SimGrid's reach
 //    (staircase groups, flow cuts, ...) stay fast at millions of messages.
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,6 +25,7 @@
 
 namespace contend {
 
+class AttributionRecorder;
 class SimgridPlatform;
 
 // What models may ask of the engine.
@@ -48,6 +50,8 @@ struct ModelContext {
   const SimgridPlatform& simgrid;
   YamlField parameters;  // platform file: models.<name> (may be absent)
   TransferSink& sink;
+  // Null unless the run records what bounded each message (attribution_recorder.hpp).
+  AttributionRecorder* recorder = nullptr;
 };
 
 class CommunicationModel {
@@ -72,6 +76,11 @@ class CommunicationModel {
   // on the core share it). Models without CPU costs keep 0.
   virtual double send_overhead(const Transfer& /*t*/) const { return 0; }
   virtual double receive_overhead(const Transfer& /*t*/) const { return 0; }
+  // With attribution: the time from t.start to the arrival of its last byte
+  // that the model gives `t` alone on the platform, with the same protocol
+  // (the denominator of its slowdown; each model's README, "Attribution").
+  // NaN: the model does not say.
+  virtual double contention_free_time(const Transfer& /*t*/) const { return std::numeric_limits<double>::quiet_NaN(); }
   // Rank `rank` has finished its program. SimGrid cancels the activities of
   // an actor that ends, so models using SimGrid activities wait here for the
   // rank's messages still in flight (eager sends). The rank's finish time is

@@ -1,6 +1,7 @@
 #include "sim/engine/simgrid_platform.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <simgrid/kernel/routing/NetPoint.hpp>
@@ -24,6 +25,23 @@ struct NodeZone {
 };
 
 }  // namespace
+
+// The level links are named node-N-nic-out, node-N-nic-in, node-N-sS-memory
+// and node-N-sS-ingress (NodeBuilder::build).
+std::string SimgridPlatform::resource_name(const sg4::Link* link) {
+  const std::string& name = link->get_name();
+  int node = 0, socket = 0, used = 0;
+  char kind[16] = {};
+  if (std::sscanf(name.c_str(), "node-%d-nic-%15[a-z]%n", &node, kind, &used) == 2 &&
+      static_cast<std::size_t>(used) == name.size()) {
+    return "nic:node" + std::to_string(node) + "/" + kind;
+  }
+  if (std::sscanf(name.c_str(), "node-%d-s%d-%15[a-z]%n", &node, &socket, kind, &used) == 3 &&
+      static_cast<std::size_t>(used) == name.size()) {
+    return std::string(kind) + ":node" + std::to_string(node) + "/socket" + std::to_string(socket);
+  }
+  return "link:" + name;
+}
 
 double LevelCapacity::operator()(int n) const { return std::min(cap, table->aggregate(std::max(1, n))); }
 

@@ -16,6 +16,7 @@
 // The network is SimGrid's StarZone (star) or FatTreeZone (fat-tree), or a
 // full zone with Dragonfly+ routes computed with Boost.Graph (dragonfly+).
 #include <simgrid/s4u.hpp>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -51,6 +52,10 @@ class SimgridPlatform {
 
   // The full SimGrid route between two nodes, NIC links included.
   std::vector<simgrid::s4u::Link*> node_route(int from_node, int to_node, double* latency = nullptr) const;
+  // The short stable name of a link in attribution (sim/core/attribution.hpp):
+  // nic:nodeN/out, nic:nodeN/in, memory:nodeN/socketS, ingress:nodeN/socketS
+  // for the level links, link:NAME for the network's.
+  static std::string resource_name(const simgrid::s4u::Link* link);
   // How the capacity of `link` depends on its flows, if it is a level link
   // (NONLINEAR); null for the network's plain links.
   const LevelCapacity* level_capacity(const simgrid::s4u::Link* link) const;

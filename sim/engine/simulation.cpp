@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <simgrid/s4u.hpp>
 #include <vector>
 
@@ -182,8 +183,12 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   sigaction(SIGINT, &interrupt_handler, nullptr);
 
   const SimgridPlatform simgrid(platform, mapping);
-  EngineCore core(platform, mapping, simgrid, options.record_messages, options.progress.value_or(platform.progress));
-  auto model = info.create(ModelContext{platform, mapping, simgrid, platform.model_section(info.name), core});
+  std::unique_ptr<AttributionRecorder> recorder;
+  if (options.attribution) recorder = std::make_unique<AttributionRecorder>();
+  EngineCore core(platform, mapping, simgrid, options.record_messages, options.progress.value_or(platform.progress),
+                  recorder.get());
+  auto model =
+      info.create(ModelContext{platform, mapping, simgrid, platform.model_section(info.name), core, recorder.get()});
   core.set_model(model.get());
   if (options.record_timeline) core.record_timeline();
   std::shared_ptr<StepLog> step_log;

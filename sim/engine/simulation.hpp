@@ -35,6 +35,9 @@ struct SimulationOptions {
   // Print every instant at which a flow starts or ends, with the rates
   // (--step, sim/engine/step_log.hpp); null: none.
   std::ostream* step_out = nullptr;
+  // Record what bounded each message, interval by interval (--explain;
+  // Results::attribution). Off: nothing is recorded, no cost.
+  bool attribution = false;
   double wall_time_limit = 0;  // seconds of real time before giving up; 0 = none
   ProgressLineOptions progress_line;
 };

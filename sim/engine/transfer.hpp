@@ -20,7 +20,8 @@ struct Transfer {
   // request to send, then the sender the clear to send, each inside an MPI call.
   enum class Handshake : std::uint8_t { None, NeedsReceiver, NeedsSender };
 
-  int src = 0, dst = 0;  // world ranks
+  std::uint64_t message = 0;  // the message's id: posting order in the run
+  int src = 0, dst = 0;       // world ranks
   int tag = 0;
   int comm = 0;
   std::uint64_t bytes = 0;

@@ -1,6 +1,8 @@
 #include "tests/harness/sim_fixture.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <stdexcept>
+#include <string>
 
 #include "models/registry.hpp"
 #include "sim/core/mapping.hpp"
@@ -68,6 +70,7 @@ Results run(const std::string& platform_text, Workload& workload, const RunOptio
   options.mapping_name = o.mapping;
   options.record_messages = true;
   options.progress_line = o.progress_line;
+  options.attribution = o.attribution;
   return simulate(platform, mapping, workload, o.models ? *o.models : all_models(), options);
 }
 
@@ -108,6 +111,23 @@ double duration(const Results& r, int src, int dst) {
   const auto m = messages_between(r, src, dst);
   BOOST_TEST_REQUIRE(m.size() == 1u);
   return m[0].end - m[0].start;
+}
+
+const MessageAttribution& attribution_of(const Results& r, int src, int dst, std::uint32_t seq) {
+  for (const auto& m : r.attribution) {
+    if (m.src == src && m.dst == dst && m.seq == seq) return m;
+  }
+  throw std::runtime_error("no attribution for message " + std::to_string(src) + "->" + std::to_string(dst) + " #" +
+                           std::to_string(seq));
+}
+
+std::string describe_intervals(const MessageAttribution& m) {
+  std::string out;
+  for (const auto& i : m.intervals) {
+    out += i.resource + " [" + std::to_string(i.begin) + ", " + std::to_string(i.end) + ") @" + std::to_string(i.rate) +
+           "; ";
+  }
+  return out;
 }
 
 }  // namespace contend::test

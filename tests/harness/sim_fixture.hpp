@@ -50,6 +50,7 @@ struct RunOptions {
   std::optional<Progress> progress = {};   // overrides the platform's
   const ModelRegistry* models = nullptr;   // all_models() when null
   ProgressLineOptions progress_line = {};  // off
+  bool attribution = false;                // record what bounded each message
 };
 
 // Messages are recorded; the platform's errors name test.yaml.
@@ -65,6 +66,12 @@ ModelRegistry registry_of(const std::string& name, const std::string& descriptio
 
 // Message records between src and dst, in completion order.
 std::vector<MessageRecord> messages_between(const Results& r, int src, int dst);
+// The attribution of the seq-th message from src to dst (the run must be
+// attributed; fails the test when there is none).
+const MessageAttribution& attribution_of(const Results& r, int src, int dst, std::uint32_t seq = 0);
+// "resource [begin, end) @rate" per interval, for readable failures.
+std::string describe_intervals(const MessageAttribution& m);
+
 // The end of the one message from src to dst, less its start.
 double duration(const Results& r, int src, int dst);
 

@@ -54,3 +54,31 @@ BOOST_AUTO_TEST_CASE(taulop_two_sends_from_one_node_share_its_channels) {
   BOOST_TEST(duration(r, 0, 2) == expected, tt::tolerance(1e-9));
   BOOST_TEST(duration(r, 1, 3) == expected, tt::tolerance(1e-9));
 }
+
+// Attribution (docs/explain.md): each step and its channel's concurrency.
+
+BOOST_AUTO_TEST_CASE(taulop_attribution_two_sends_share_memory_and_nics) {
+  // 0 -> 2 and 1 -> 3 (nodes 0 -> 1): o 5 us; copy-in on node 0's memory
+  // with c = 2 (2 L^0); network through node 0's NIC out, c = 2, s(2) = 1.5;
+  // copy-out on node 1's memory, c = 2.
+  const auto r =
+      run_pattern(cluster(2, 2), {{0, 2, MB}, {1, 3, MB}}, 4, RunOptions{.model = "taulop", .attribution = true});
+  const double l0 = 1e-6 + 1e-3, l1 = 10e-6 + 1e-2;
+  const auto& m = attribution_of(r, 0, 2);
+  BOOST_TEST_INFO(describe_intervals(m));
+  // The two network steps end a rounding error apart: the first copy-out may
+  // be alone on node 1's memory for that long.
+  BOOST_TEST_REQUIRE(m.intervals.size() >= 4u);
+  BOOST_TEST(m.time_on("taulop:memory@node1(c=1)") < 1e-12);
+  BOOST_TEST(m.intervals[0].resource == "taulop:o");
+  BOOST_TEST(m.intervals[0].end == 5e-6, tt::tolerance(1e-12));
+  BOOST_TEST(m.intervals[1].resource == "taulop:memory@node0(c=2)");
+  BOOST_TEST(m.intervals[1].end == 5e-6 + 2 * l0, tt::tolerance(1e-9));
+  BOOST_TEST(m.intervals[1].rate == 1e6 / l0 / 2, tt::tolerance(1e-9));
+  BOOST_TEST(m.intervals[2].resource == "taulop:nic@node0/out(c=2)");
+  BOOST_TEST(m.intervals[2].end == 5e-6 + 2 * l0 + 1.5 * l1, tt::tolerance(1e-9));
+  BOOST_TEST(m.intervals.back().resource == "taulop:memory@node1(c=2)");
+  BOOST_TEST(m.time_on("taulop:memory@node1(c=2)") == 2 * l0, tt::tolerance(1e-9));
+  BOOST_TEST(m.limited_by() == "taulop:nic@node0/out(c=2)");
+  BOOST_TEST(m.slowdown() == (5e-6 + 4 * l0 + 1.5 * l1) / (5e-6 + 2 * l0 + l1), tt::tolerance(1e-9));
+}
