@@ -37,13 +37,7 @@ int run_explain(const ExplainOptions& o) {
 
   // The same run as `contend simulate` (sim/cli/simulate_run.hpp), with the
   // attribution recorded.
-  SimulateRequest simulation;
-  simulation.mapping = o.mapping;
-  simulation.model = o.model;
-  simulation.progress = o.progress;
-  simulation.hosts = o.hosts;
-  simulation.workload = o.workload;
-  simulation.oversubscribe = o.oversubscribe;
+  SimulateRequest simulation = simulate_request(o);
   simulation.attribution = true;
   const SimulateRun run = run_simulation(platform, simulation);
   const Results& results = run.results;

@@ -78,13 +78,7 @@ int run_simulate(const SimulateOptions& o) {
   const auto begin = std::chrono::steady_clock::now();
   collective_settings(o.workload);  // --ompi and --coll are checked before the platform is read
   const Platform platform = read_platform(o.platform);
-  SimulateRequest request;
-  request.mapping = o.mapping;
-  request.model = o.model;
-  request.progress = o.progress;
-  request.hosts = o.hosts;
-  request.workload = o.workload;
-  request.oversubscribe = o.oversubscribe;
+  SimulateRequest request = simulate_request(o);
   request.time_limit = o.time_limit;
   request.record_messages = !o.messages.empty();
   request.attribution = o.attribution || !o.explain.empty();

@@ -42,6 +42,21 @@ struct SimulateRun {
   std::chrono::steady_clock::time_point began, inputs_read, simulated;
 };
 
+// The inputs every command that runs `simulate`'s simulation shares
+// (--mapping, --model, --progress, --hosts, the workload, --oversubscribe),
+// copied from that command's options.
+template <class CommandOptions>
+SimulateRequest simulate_request(const CommandOptions& o) {
+  SimulateRequest request;
+  request.mapping = o.mapping;
+  request.model = o.model;
+  request.progress = o.progress;
+  request.hosts = o.hosts;
+  request.workload = o.workload;
+  request.oversubscribe = o.oversubscribe;
+  return request;
+}
+
 // Validates the platform's model sections, opens the workload, maps its
 // ranks and simulates. Throws contend::Error on bad input.
 SimulateRun run_simulation(const Platform& platform, const SimulateRequest& request);
