@@ -31,7 +31,9 @@ def main():
     shaping = {r["check"]: r for r in rows(os.path.join(results, "shaping-check.csv"))}
     one_way = float(shaping["one-way"]["bandwidth"])
     fits = rows(os.path.join(results, "calibration", "fits.csv"))
-    single = [float(r["bandwidth"]) for r in fits if r["level"] == "inter_node" and r["N"] == "1"]
+    # fit-multipair --fits: bandwidth_bytes_per_s (bandwidth before the
+    # CSV headers carried their units).
+    single = [float(r.get("bandwidth_bytes_per_s") or r["bandwidth"]) for r in fits if r["level"] == "inter_node" and r["N"] == "1"]
     if not single:
         problems.append("no inter_node N = 1 in the calibration")
     elif abs(single[0] - one_way) > 0.1 * one_way:

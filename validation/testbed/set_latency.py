@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Sets a level's latency in a platform file from Netgauge's L (half the
-1-byte round trip, column netgauge_L of `contend fit-loggops --fits`),
+1-byte round trip, column netgauge_L_s of `contend fit-loggops --fits`;
+netgauge_L in files written before the CSV headers carried their units),
 keeping every other line.
 
 Why: on the testbed the multi-pair regression's intercept (Thune's tau) is not
@@ -20,10 +21,11 @@ import sys
 
 def netgauge_latency(fits_csv):
     with open(fits_csv) as f:
-        rows = [r for r in csv.DictReader(f) if r.get("netgauge_L")]
+        rows = [r.get("netgauge_L_s") or r.get("netgauge_L") for r in csv.DictReader(f)]
+    rows = [r for r in rows if r]
     if not rows:
-        sys.exit(f"set_latency.py: {fits_csv}: no netgauge_L column or no rows")
-    return float(rows[0]["netgauge_L"])
+        sys.exit(f"set_latency.py: {fits_csv}: no netgauge_L_s column or no rows")
+    return float(rows[0])
 
 
 def main():
