@@ -32,9 +32,10 @@ bench_options() {
   done
 }
 
-# Checks that $bin runs, makes $out, and prints what ran where.
+# Checks that $bin runs (and makes its path absolute), makes $out, and prints what ran where.
 bench_start() {
   [ -x "$bin" ] || { echo "no contend executable at $bin: build it (make build) or pass --bin PATH" >&2; exit 1; }
+  bin=$(realpath "$bin")  # scripts run it from their own folders
   mkdir -p "$out"
   echo "contend: $bin"
   echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -m)"

@@ -14,9 +14,10 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 mpi=""
 bench_options '[--mpi PATH]' mpi=mpi -- "$@"
-[ -n "$mpi" ] || mpi=$(dirname "$bin")/contend-sweep-mpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 bench_start
+[ -n "$mpi" ] || mpi=$(dirname "$bin")/contend-sweep-mpi
+mpi=$(realpath "$mpi")
 work=$out/sweep-throughput
 rm -rf "$work" && mkdir -p "$work"
 pattern=$root/traces/samples/halo-256.pattern
