@@ -60,7 +60,10 @@ void apply(SweepCase& c, const Axis& axis, const YamlField& value, const std::st
     if (value.is_sequence()) {
       for (const auto& item : value.items()) c.coll.push_back(item.as_string());
     } else {
-      for (const auto word : split_blanks(value.as_string())) c.coll.emplace_back(word);
+      // split_blanks returns views into its argument: keep the text alive
+      // for the loop (a temporary in a range-for's init dies before C++23).
+      const std::string words = value.as_string();
+      for (const auto word : split_blanks(words)) c.coll.emplace_back(word);
     }
     return;
   }
