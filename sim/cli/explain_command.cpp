@@ -55,13 +55,7 @@ Action add_explain_command(CLI::App& app) {
   auto o = std::make_shared<ExplainOptions>();
   auto* cmd = app.add_subcommand(
       "explain", "Simulate, then tell what slowed the slowest rank (or --rank, --message) and by how much");
-  add_platform_option(*cmd, o->platform);
-  add_workload_options(*cmd, o->workload);
-  add_mapping_option(*cmd, o->mapping);
-  add_model_option(*cmd, o->model);
-  add_oversubscribe_flag(*cmd, o->oversubscribe);
-  add_hosts_option(*cmd, o->hosts);
-  add_progress_option(*cmd, o->progress);
+  add_simulation_input_options(*cmd, *o);
   auto* rank =
       cmd->add_option("--rank", o->rank, "The rank to explain (default: the slowest)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--message", o->message, "One message to explain: SRC:DST[:K], the K-th from SRC to DST (from 0)")

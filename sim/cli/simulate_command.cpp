@@ -146,13 +146,7 @@ int run_simulate(const SimulateOptions& o) {
 Action add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* cmd = app.add_subcommand("simulate", "Predict per-rank communication times of a workload on a platform");
-  add_platform_option(*cmd, o->platform);
-  add_workload_options(*cmd, o->workload);
-  add_mapping_option(*cmd, o->mapping);
-  add_model_option(*cmd, o->model);
-  add_oversubscribe_flag(*cmd, o->oversubscribe);
-  add_hosts_option(*cmd, o->hosts);
-  add_progress_option(*cmd, o->progress);
+  add_simulation_input_options(*cmd, *o);
   cmd->add_option("--per-rank", o->per_rank,
                   "Write rank,node,socket,core,recv_time_s,send_time_s,total_time_s CSV ('-': standard output)");
   cmd->add_option("--messages", o->messages,

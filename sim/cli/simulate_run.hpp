@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "sim/cli/options.hpp"
 #include "sim/cli/workload_input.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/results.hpp"
@@ -55,6 +56,18 @@ SimulateRequest simulate_request(const CommandOptions& o) {
   request.workload = o.workload;
   request.oversubscribe = o.oversubscribe;
   return request;
+}
+
+// Registers those shared inputs' options on `cmd`, in simulate's order.
+template <class CommandOptions>
+void add_simulation_input_options(CLI::App& cmd, CommandOptions& o) {
+  add_platform_option(cmd, o.platform);
+  add_workload_options(cmd, o.workload);
+  add_mapping_option(cmd, o.mapping);
+  add_model_option(cmd, o.model);
+  add_oversubscribe_flag(cmd, o.oversubscribe);
+  add_hosts_option(cmd, o.hosts);
+  add_progress_option(cmd, o.progress);
 }
 
 // Validates the platform's model sections, opens the workload, maps its

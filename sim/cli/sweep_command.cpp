@@ -82,13 +82,13 @@ int run_sweep(const SweepOptions& o) {
   SweepPlan plan = plan_sweep(spec, cases, output, contend_version());
   const std::size_t kept = plan.rows.size();
   SweepOutput results(output, spec, std::move(plan.rows));
-  SweepProgress progress(plan.todo.size(), !o.quiet && isatty(STDERR_FILENO) != 0);
+  SweepProgress progress(plan.pending.size(), !o.quiet && isatty(STDERR_FILENO) != 0);
   const auto begin = std::chrono::steady_clock::now();
   const WorkerPool pool(jobs);
   pool.run(
-      plan.todo.size(), [&](std::size_t i) { return run_sweep_case(spec.cases[plan.todo[i]]); },
+      plan.pending.size(), [&](std::size_t i) { return run_sweep_case(spec.cases[plan.pending[i]]); },
       [&](std::size_t i, const JobResult& result) {
-        const auto index = plan.todo[i];
+        const auto index = plan.pending[i];
         // A child that died (killed, crashed) never answered: its case failed.
         const std::string outcome = result.ok ? result.answer : failed_outcome(result.answer, result.wall_seconds);
         SweepRow row = sweep_row(spec.cases[index], plan.hashes[index], outcome);
@@ -101,7 +101,7 @@ int run_sweep(const SweepOptions& o) {
                        o.shard.empty() ? "sweep" : "sweep (shard " + o.shard + ")",
                        fmt::format("{} worker{}", jobs, jobs == 1 ? "" : "s"),
                        cases.size(),
-                       plan.todo.size(),
+                       plan.pending.size(),
                        kept,
                        output,
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count()};

@@ -54,7 +54,7 @@ SweepPlan plan_sweep(const SweepSpec& spec, const std::vector<std::size_t>& case
     if (it != earlier.end() && it->second.ok && it->second.hash == plan.hashes[index]) {
       plan.rows.insert(*it);
     } else {
-      plan.todo.push_back(index);
+      plan.pending.push_back(index);
     }
   }
   return plan;

@@ -32,7 +32,7 @@ std::vector<std::size_t> shard_cases(std::size_t total, const Shard& shard);
 struct SweepPlan {
   std::vector<std::string> hashes;       // per case of the sweep (empty outside `cases`)
   std::map<std::size_t, SweepRow> rows;  // kept from the output of an earlier run
-  std::vector<std::size_t> todo;         // the cases to run, in case order
+  std::vector<std::size_t> pending;      // the cases to run, in case order
 };
 // Hashes `cases` (an override the platform cannot take is an error here,
 // before any case runs) and reads what `output` already holds ("-": nothing).

@@ -82,7 +82,7 @@ int lead(const Options& o, int size) {
 
   const std::size_t kept = plan.rows.size();
   contend::SweepOutput results(o.output, spec, std::move(plan.rows));
-  contend::SweepProgress progress(plan.todo.size(), !o.quiet && isatty(STDERR_FILENO) != 0);
+  contend::SweepProgress progress(plan.pending.size(), !o.quiet && isatty(STDERR_FILENO) != 0);
   const auto begin = std::chrono::steady_clock::now();
   std::size_t next = 0;
   auto record = [&](std::size_t index, const std::string& outcome) {
@@ -92,9 +92,9 @@ int lead(const Options& o, int size) {
   };
   std::unique_ptr<CaseProcess> own;
   int workers = size - 1;
-  while (workers > 0 || own || next < plan.todo.size()) {
-    if (!own && next < plan.todo.size()) {
-      const auto index = plan.todo[next++];
+  while (workers > 0 || own || next < plan.pending.size()) {
+    if (!own && next < plan.pending.size()) {
+      const auto index = plan.pending[next++];
       try {
         own = std::make_unique<CaseProcess>(o.contend, o.sweep, index);
       } catch (const contend::Error& e) {
@@ -109,8 +109,8 @@ int lead(const Options& o, int size) {
       if (const auto newline = message.find('\n'); newline != std::string::npos)
         record(std::stoull(message.substr(0, newline)), message.substr(newline + 1));
       long long assign = -1;
-      if (next < plan.todo.size()) {
-        assign = static_cast<long long>(plan.todo[next++]);
+      if (next < plan.pending.size()) {
+        assign = static_cast<long long>(plan.pending[next++]);
       } else {
         --workers;
       }
@@ -133,7 +133,7 @@ int lead(const Options& o, int size) {
                                 "contend-sweep-mpi",
                                 fmt::format("{} rank{}", size, size == 1 ? "" : "s"),
                                 spec.cases.size(),
-                                plan.todo.size(),
+                                plan.pending.size(),
                                 kept,
                                 o.output,
                                 std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count()};

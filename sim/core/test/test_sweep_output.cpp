@@ -38,7 +38,7 @@ BOOST_AUTO_TEST_CASE(a_rerun_keeps_finished_cases_with_their_hash) {
   const auto output = (dir / "results.csv").string();
   const std::vector<std::size_t> all = {0, 1, 2, 3};
   const auto first = plan_sweep(spec, all, output, "1.0");
-  BOOST_TEST(first.todo == all, boost::test_tools::per_element());
+  BOOST_TEST(first.pending == all, boost::test_tools::per_element());
   BOOST_TEST(first.rows.empty());
   CaseOutcome ok;
   ok.ok = true;
@@ -51,13 +51,13 @@ BOOST_AUTO_TEST_CASE(a_rerun_keeps_finished_cases_with_their_hash) {
   }
   // Case 0 is kept; 3 failed and 2 changed: they run again, as 1 that never ran.
   const auto second = plan_sweep(spec, all, output, "1.0");
-  BOOST_TEST(second.todo == (std::vector<std::size_t>{1, 2, 3}), boost::test_tools::per_element());
+  BOOST_TEST(second.pending == (std::vector<std::size_t>{1, 2, 3}), boost::test_tools::per_element());
   BOOST_REQUIRE(second.rows.size() == 1u);
   BOOST_TEST(second.rows.begin()->first == 0u);
   // Another contend: everything runs again.
-  BOOST_TEST(plan_sweep(spec, all, output, "2.0").todo.size() == 4u);
+  BOOST_TEST(plan_sweep(spec, all, output, "2.0").pending.size() == 4u);
   // A shard reads only its cases.
-  BOOST_TEST(plan_sweep(spec, {1, 3}, output, "1.0").todo == (std::vector<std::size_t>{1, 3}),
+  BOOST_TEST(plan_sweep(spec, {1, 3}, output, "1.0").pending == (std::vector<std::size_t>{1, 3}),
              boost::test_tools::per_element());
   fs::remove_all(dir);
 }
