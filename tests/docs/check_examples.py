@@ -18,6 +18,14 @@ block must be marked (a YAML block is always an input example). FORMATs:
   ti                a one-file TI trace          contend simulate --trace F
   progress-profile  a per-rank profile CSV       contend progress --profile F --cores 2
 
+A lesson of docs/teaching.md is a block of commands and their output,
+marked `<!-- example: lesson tests/cli/teaching_NAME.tesh -->`: tesh runs
+that file (ctest cli.teaching_NAME), and here the blocks marked with it,
+in order, must be its commands and expected outputs, all of them ('$ contend
+...' for '$ ${bindir}/contend ...', the output without tesh's '> '; a
+command may go on over lines ending in '\'). Every tests/cli/teaching_*.tesh
+must be shown in some lesson.
+
 Usage: check_examples.py CONTEND_BIN SRCDIR WORKDIR
 """
 import glob
@@ -27,7 +35,9 @@ import shutil
 import subprocess
 import sys
 
-MARKER = re.compile(r"^<!-- example: ([a-z-]+) -->\s*$")
+import lessons
+
+MARKER = re.compile(r"^<!-- example: ([a-z-]+)(?: (\S+))? -->\s*$")
 FENCE = re.compile(r"^```([a-z]*)\s*$")
 
 # A small platform for the examples that need one: 2 nodes x 2 sockets x 4 cores.
@@ -52,7 +62,7 @@ def documents(src):
 
 
 def examples(path, src):
-    """(where, format, text) of each marked block; errors for unmarked yaml blocks."""
+    """(where, format, text, argument) of each marked block; errors for unmarked yaml blocks."""
     found, errors = [], []
     lines = open(path, encoding="utf-8").read().split("\n")
     rel = os.path.relpath(path, src)
@@ -61,7 +71,7 @@ def examples(path, src):
     while i < len(lines):
         m = MARKER.match(lines[i])
         if m:
-            marked = (m.group(1), i + 1)
+            marked = (m.group(1), i + 1, m.group(2))
             i += 1
             continue
         f = FENCE.match(lines[i])
@@ -72,7 +82,7 @@ def examples(path, src):
                 end += 1
             where = f"{rel}:{i + 1}"
             if marked and marked[1] == i:
-                found.append((where, marked[0], "\n".join(lines[start:end]) + "\n"))
+                found.append((where, marked[0], "\n".join(lines[start:end]) + "\n", marked[2]))
             elif marked:
                 errors.append(f"{rel}:{marked[1]}: the example marker is not right before a fenced block")
             elif f.group(1) == "yaml":
@@ -130,11 +140,14 @@ def main():
     contend, src, work = sys.argv[1:]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    failures, checked = [], 0
+    failures, checked, lesson_blocks = [], 0, []
     for doc in documents(src):
         found, errors = examples(doc, src)
         failures += errors
-        for where, fmt, text in found:
+        for where, fmt, text, argument in found:
+            if fmt == "lesson":
+                lesson_blocks.append((where, argument, text))
+                continue
             name = re.sub(r"[^A-Za-z0-9]+", "-", where) + {"progress-profile": ".csv", "ti": ".txt"}.get(fmt, "")
             file = os.path.join(work, name)
             with open(file, "w", encoding="utf-8") as out:
@@ -149,10 +162,12 @@ def main():
             print(f"{status:6} {where} ({fmt}): contend {' '.join(args)}")
             if run.returncode != 0:
                 failures.append(f"{where}: the {fmt} example is refused (exit {run.returncode}):\n{run.stderr}")
+    lesson_files, problems = lessons.check(lesson_blocks, src)
+    failures += problems
     for f in failures:
         print(f, file=sys.stderr)
-    print(f"{checked} documented examples checked, {len(failures)} problems")
-    sys.exit(1 if failures or checked == 0 else 0)
+    print(f"{checked} documented examples and the lessons of {lesson_files} tesh files checked, {len(failures)} problems")
+    sys.exit(1 if failures or checked == 0 or lesson_files == 0 else 0)
 
 
 if __name__ == "__main__":
