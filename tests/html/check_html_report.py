@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""`contend simulate --html` in a real browser (docs/html-report.md).
+
+Writes the report of a shipped small case (16 ranks of every collective on
+platforms/testbed.yaml under the staircase model), then:
+  - checks it is self-contained: no http(s) or protocol-relative src/href/url,
+    no external script or style sheet;
+  - loads it in headless Chromium (Debian's chromium) with console logging on:
+    no console message at all (a script error, a blocked fetch: the page's
+    content security policy forbids every one), and the script's marker
+    (body data-rendered="yes", set at its end) in the dumped DOM;
+  - counts what the page must hold against the run's own CSV outputs: one
+    Gantt row per rank, a used core per distinct placement, an operating
+    point per distinct staircase N in the attribution, a delayed-message row
+    for each of the top 20, every chart laid out with a non-zero size;
+  - takes a screenshot and counts its non-white pixels and the pixels of the
+    Gantt chart's colours (python3-pil);
+  - `--html -` writes the same bytes to standard output; an unwritable path
+    fails with no file left.
+
+usage: check_html_report.py CONTEND SRCDIR WORKDIR
+"""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+
+def fail(message):
+    print(f"check_html_report.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+contend, src, work = os.path.abspath(sys.argv[1]), Path(sys.argv[2]).resolve(), Path(sys.argv[3]).resolve()
+shutil.rmtree(work, ignore_errors=True)
+work.mkdir(parents=True)
+chromium = shutil.which("chromium")
+if not chromium:
+    fail("chromium not found (Debian's chromium: scripts/install-deps.sh installs it)")
+
+report = work / "report.html"
+case = ["--platform", "platforms/testbed.yaml", "--pattern", "traces/samples/collectives-16.pattern",
+        "--model", "staircase", "--oversubscribe", "--quiet"]
+subprocess.run([contend, "simulate", *case, "--html", str(report), "--per-rank", str(work / "ranks.csv"),
+                "--explain", str(work / "explain.csv")], cwd=src, check=True)
+page = report.read_text(encoding="utf-8")
+ranks = list(csv.DictReader(open(work / "ranks.csv")))
+intervals = list(csv.DictReader(open(work / "explain.csv")))
+
+# Self-contained: nothing a browser would fetch.
+for pattern in [r"""\b(?:src|href|action|poster|data)\s*=\s*["']?\s*(?:https?:)?//""",
+                r"""url\(\s*["']?\s*(?:https?:)?//""", r"@import", r"<link\b", r"<script\s[^>]*\bsrc\s*=",
+                r"<iframe\b", r"<img\b"]:
+    found = re.search(pattern, page, re.IGNORECASE)
+    if found:
+        fail(f"the page fetches from outside: '{found.group(0)}'")
+if "http://" in page or "https://" in page:
+    fail("the page names an http(s) address")
+
+
+def chromium_run(*arguments):
+    profile = work / "profile"
+    command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
+               f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", *arguments, report.as_uri()]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "HOME": str(work)})
+    if done.returncode != 0:
+        fail(f"chromium exits {done.returncode}: {done.stderr[-2000:]}")
+    console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    if console:
+        fail("the browser's console is not empty:\n" + "\n".join(console))
+    return done.stdout
+
+
+dom = chromium_run("--dump-dom")
+if 'data-rendered="yes"' not in dom:
+    fail("the page's script did not run to its end (no data-rendered=\"yes\" on the body)")
+
+
+def count(text, what):
+    return len(re.findall(what, text))
+
+
+for section in ["summary", "gantt", "loads", "mapping", "staircase", "delayed"]:
+    if count(dom, f'<section id="{section}"') != 1:
+        fail(f"no section '{section}' in the rendered page")
+if count(dom, r'<g class="row" data-rank="\d+">') != len(ranks):
+    fail(f"{count(dom, '<g class=.row.')} Gantt rows for {len(ranks)} ranks")
+drawn_rows = count(dom, r'<g class="row" data-rank="\d+"><title>[^<]*</title><path class="[cmw]" d="M')
+if drawn_rows != len(ranks):
+    fail(f"{drawn_rows} of the {len(ranks)} Gantt rows have a bar")
+placements = {(r["node"], r["socket"], r["core"]) for r in ranks}
+if count(dom, 'class="core used"') != len(placements):
+    fail(f"{count(dom, 'class=.core used.')} used cores drawn for {len(placements)} placements")
+# testbed.yaml: intra_socket and inter_node are tables, inter_socket is constant.
+socket_n = {m.group(1) for i in intervals for m in [re.search(r"^staircase:node\d+/socket\d+\(N=(\d+)\)$", i["resource"])] if m}
+node_n = {m.group(1) for i in intervals for m in [re.search(r"^staircase:node\d+\(N=(\d+)\)$", i["resource"])] if m}
+if not socket_n or not node_n:
+    fail("the shipped case met no staircase group: choose another")
+if count(dom, '<circle class="op"') != len(socket_n) + len(node_n):
+    fail(f"{count(dom, '<circle class=.op.')} operating points for N in {sorted(socket_n)} and {sorted(node_n)}")
+if count(dom, r'<p class="constant" data-level="inter_socket">') != 1:
+    fail("the constant inter_socket level is not said to be constant")
+messages = len({(i["id"]) for i in intervals})
+if count(dom, '<tr class="delayed"') != min(20, messages):
+    fail(f"{count(dom, '<tr class=.delayed.')} delayed messages listed of {messages}")
+sizes = re.search(r'data-chart-sizes="([^"]*)"', dom).group(1).split()
+if len(sizes) != count(dom, r'<svg [^>]*class="chart') or any(s.startswith("0x") or s.endswith("x0") for s in sizes):
+    fail(f"charts laid out as {sizes}")
+
+shot = work / "screenshot.png"
+chromium_run(f"--screenshot={shot}", "--window-size=1280,2400")
+image = Image.open(shot).convert("RGB")
+pixels = list(image.getdata())
+non_white = sum(1 for p in pixels if p != (255, 255, 255))
+gantt_colours = {(0x4E, 0x79, 0xA7), (0xF2, 0xA0, 0x2B), (0xE1, 0x57, 0x59)}
+gantt = sum(1 for p in pixels if p in gantt_colours)
+if non_white < 0.05 * len(pixels) or gantt < len(ranks) * 400:
+    fail(f"the screenshot looks blank: {non_white} non-white pixels of {len(pixels)}, {gantt} of the Gantt colours")
+
+stdout = subprocess.run([contend, "simulate", *case, "--html", "-"], cwd=src, check=True, capture_output=True).stdout
+if stdout != report.read_bytes():
+    fail("--html - writes other bytes than --html FILE")
+missing = work / "no-such-folder" / "report.html"
+refused = subprocess.run([contend, "simulate", *case, "--html", str(missing)], cwd=src, capture_output=True, text=True)
+if refused.returncode == 0 or missing.exists() or "cannot write" not in refused.stderr:
+    fail(f"--html into a missing folder: exit {refused.returncode}, {refused.stderr!r}")
+
+print(f"check_html_report.py: {len(ranks)} Gantt rows, {len(placements)} cores, "
+      f"{len(socket_n) + len(node_n)} operating points, {min(20, messages)} delayed messages, charts {sizes}, "
+      f"screenshot {non_white} non-white pixels ({gantt} of the Gantt colours), page {len(page)} bytes")
