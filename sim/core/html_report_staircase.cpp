@@ -81,8 +81,20 @@ OperatingPoints operating_points(const Results& results) {
   return points;
 }
 
+// The N met, in words: each with its count and time, or for many values
+// their range and the one held longest.
 std::string uses(const std::map<int, Use>& points) {
+  constexpr std::size_t kListed = 8;
   std::string text;
+  if (points.size() > kListed) {
+    auto longest = points.begin();
+    for (auto it = points.begin(); it != points.end(); ++it) {
+      if (it->second.seconds > longest->second.seconds) longest = it;
+    }
+    return fmt::format("N = {} to {} ({} values; the longest at N = {}: {} times, {})", points.begin()->first,
+                       points.rbegin()->first, points.size(), longest->first, longest->second.times,
+                       units::human_duration(longest->second.seconds));
+  }
   for (const auto& [n, use] : points) {
     text += fmt::format("{}N = {} ({} times, {})", text.empty() ? "" : "; ", n, use.times,
                         units::human_duration(use.seconds));
@@ -107,9 +119,11 @@ void curve(std::string& page, Level level, const BandwidthTable& table, const st
     print(page, "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>", kLeft - 4, y(bw) + 4,
           escape(units::format_bandwidth(bw)));
   }
-  for (double n : axis_ticks(n_max - 1, 5)) {
-    print(page, "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>", x(n + 1), kTop + plot_h + 14,
-          static_cast<int>(n + 1));
+  // Whole N only; the axis starts at N = 1 (the 0 tick).
+  for (double tick : axis_ticks(n_max, 5)) {
+    const int n = tick == 0 ? 1 : static_cast<int>(tick);
+    if (tick != std::floor(tick) || tick == 1) continue;
+    print(page, "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>", x(n), kTop + plot_h + 14, n);
   }
   print(page, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">N (competing processes)</text></g>", kLeft + plot_w / 2,
         kHeight - 4);
@@ -130,10 +144,10 @@ void curve(std::string& page, Level level, const BandwidthTable& table, const st
   for (const auto& [n, use] : points) {
     const double bw = table.aggregate(n);
     print(page,
-          "<circle class=\"op\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\"><title>the run at N = {}: BW_MP({}) = {}, {} "
+          "<circle class=\"op\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\"><title>the run at N = {}: BW_MP({}) = {}, {} "
           "per process; {} times, {}</title></circle>",
-          x(n), y(bw), n, n, escape(units::format_bandwidth(bw)), escape(units::format_bandwidth(bw / n)), use.times,
-          escape(units::human_duration(use.seconds)));
+          x(n), y(bw), points.size() > 20 ? "2.5" : "4.5", n, n, escape(units::format_bandwidth(bw)),
+          escape(units::format_bandwidth(bw / n)), use.times, escape(units::human_duration(use.seconds)));
   }
   page += "</svg>\n";
 }

@@ -2,6 +2,8 @@
 // escaping, empty sections, one rank, operating points, the top 20, size
 // bounds and same input, same bytes. tests/html/check_html_report.py loads a
 // real report in headless Chromium.
+#include <fmt/format.h>
+
 #include <boost/test/unit_test.hpp>
 #include <sstream>
 #include <string>
@@ -149,6 +151,15 @@ BOOST_AUTO_TEST_CASE(staircase_operating_points) {
              std::string::npos);
   BOOST_TEST(html.find("id=\"no-operating-points\"") == std::string::npos);
   BOOST_TEST(page(run(2)).find("id=\"no-operating-points\"") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(many_operating_points_are_summed_up) {
+  Results r = run(2);
+  for (int n = 1; n <= 10; ++n) {
+    r.attribution.push_back(message(static_cast<std::uint64_t>(n), n * 1e-6, fmt::format("staircase:node1(N={})", n)));
+  }
+  BOOST_TEST(page(r).find("the run met N = 1 to 10 (10 values; the longest at N = 10: 1 times, 10.000 us)") !=
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(operating_points_from_a_staircase_load) {
