@@ -64,12 +64,13 @@ OperatingPoints operating_points(const Results& results) {
       if (auto g = staircase_group(i.resource)) note_use(points, *g, i.end - i.begin);
     }
   }
-  // A staircase resource's load is its number of active processes (the
-  // model names it "staircase:GROUP"): whole loads are operating points.
+  // A staircase group's load counted in flows or processes (a resource
+  // named "staircase:GROUP") is its N: whole loads are operating points.
   const Timeline& t = results.timeline;
   const auto& loads = t.loads();
   for (std::size_t i = 0; i < loads.size(); ++i) {
-    const auto& name = t.resources()[loads[i].resource].name;
+    const auto& [name, unit] = t.resources()[loads[i].resource];
+    if (unit.find("flow") == std::string::npos && unit.find("process") == std::string::npos) continue;
     const double load = loads[i].load;
     if (load < 1 || load != std::floor(load) || load > 1e9) continue;
     const auto n = static_cast<int>(load);

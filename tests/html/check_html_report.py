@@ -21,6 +21,7 @@ platforms/testbed.yaml under the staircase model), then:
 usage: check_html_report.py CONTEND SRCDIR WORKDIR
 """
 import csv
+import json
 import os
 import re
 import shutil
@@ -47,10 +48,13 @@ report = work / "report.html"
 case = ["--platform", "platforms/testbed.yaml", "--pattern", "traces/samples/collectives-16.pattern",
         "--model", "staircase", "--oversubscribe", "--quiet"]
 subprocess.run([contend, "simulate", *case, "--html", str(report), "--per-rank", str(work / "ranks.csv"),
-                "--explain", str(work / "explain.csv")], cwd=src, check=True)
+                "--explain", str(work / "explain.csv"), "--timeline", str(work / "timeline.json")], cwd=src,
+               check=True)
 page = report.read_text(encoding="utf-8")
 ranks = list(csv.DictReader(open(work / "ranks.csv")))
 intervals = list(csv.DictReader(open(work / "explain.csv")))
+# The resources' loads, as the timeline's counter tracks: {name: {unit: load}}.
+counters = [e for e in json.load(open(work / "timeline.json"))["traceEvents"] if e["ph"] == "C"]
 
 # Self-contained: nothing a browser would fetch.
 for pattern in [r"""\b(?:src|href|action|poster|data)\s*=\s*["']?\s*(?:https?:)?//""",
@@ -98,14 +102,28 @@ placements = {(r["node"], r["socket"], r["core"]) for r in ranks}
 if count(dom, 'class="core used"') != len(placements):
     fail(f"{count(dom, 'class=.core used.')} used cores drawn for {len(placements)} placements")
 # testbed.yaml: intra_socket and inter_node are tables, inter_socket is constant.
-socket_n = {m.group(1) for i in intervals for m in [re.search(r"^staircase:node\d+/socket\d+\(N=(\d+)\)$", i["resource"])] if m}
-node_n = {m.group(1) for i in intervals for m in [re.search(r"^staircase:node\d+\(N=(\d+)\)$", i["resource"])] if m}
+# Operating points: the N of staircase groups in the attribution, and the
+# whole loads of staircase groups counted in flows or processes.
+socket_n = {int(m.group(1)) for i in intervals
+            for m in [re.search(r"^staircase:node\d+/socket\d+\(N=(\d+)\)$", i["resource"])] if m}
+node_n = {int(m.group(1)) for i in intervals
+          for m in [re.search(r"^staircase:node\d+\(N=(\d+)\)$", i["resource"])] if m}
+for event in counters:
+    [(unit, load)] = event["args"].items()
+    whole = load >= 1 and load == int(load)
+    if event["name"].startswith("staircase:") and ("flow" in unit or "process" in unit) and whole:
+        (socket_n if "/socket" in event["name"] else node_n).add(int(load))
 if not socket_n or not node_n:
     fail("the shipped case met no staircase group: choose another")
 if count(dom, '<circle class="op"') != len(socket_n) + len(node_n):
     fail(f"{count(dom, '<circle class=.op.')} operating points for N in {sorted(socket_n)} and {sorted(node_n)}")
 if count(dom, r'<p class="constant" data-level="inter_socket">') != 1:
     fail("the constant inter_socket level is not said to be constant")
+resources = {e["name"] for e in counters}
+if not resources and count(dom, r'<p class="empty" id="no-loads">no resource loads recorded by this model</p>') != 1:
+    fail("a run without loads does not say so")
+if resources and count(dom, r'<g class="load" data-resource="') != min(40, len(resources)):
+    fail(f"{count(dom, '<g class=.load.')} resources drawn of {len(resources)} with loads")
 messages = len({(i["id"]) for i in intervals})
 if count(dom, '<tr class="delayed"') != min(20, messages):
     fail(f"{count(dom, '<tr class=.delayed.')} delayed messages listed of {messages}")

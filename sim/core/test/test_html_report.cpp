@@ -165,10 +165,14 @@ BOOST_AUTO_TEST_CASE(many_operating_points_are_summed_up) {
 BOOST_AUTO_TEST_CASE(operating_points_from_a_staircase_load) {
   Results r = run(2);
   const auto group = r.timeline.add_resource({"staircase:node0/socket1", "flows"});
+  const auto share = r.timeline.add_resource({"staircase:node1/socket0", "fraction of bandwidth"});
   r.timeline.add_load(group, 0, 5);
   r.timeline.add_load(group, 1e-6, 0);
+  r.timeline.add_load(share, 0, 1);  // not a count: no operating point
   r.timeline.sort();
-  BOOST_TEST(page(r).find("the run at N = 5") != std::string::npos);
+  const std::string html = page(r);
+  BOOST_TEST(html.find("the run at N = 5") != std::string::npos);
+  BOOST_TEST(count(html, "<circle class=\"op\"") == 2u);  // N = 5 on both intra-node curves
 }
 
 BOOST_AUTO_TEST_CASE(the_twenty_most_delayed) {
