@@ -14,6 +14,7 @@ constexpr std::size_t kMaxResources = 40;
 constexpr int kColumns = 480;
 constexpr int kRowHeight = 26;
 constexpr int kBarHeight = 22;
+constexpr std::size_t kLabelCharacters = 22;  // of a resource's name or peak beside its row
 
 struct ResourceLoad {
   std::uint32_t resource;
@@ -52,7 +53,7 @@ void load_row(std::string& page, const TimelineResource& resource, const Resourc
   print(page, "<g class=\"load\" data-resource=\"{}\"><title>{}: peak {:.6g} {}, mean {:.6g} {}</title>",
         escape(resource.name), escape(resource.name), r.peak, escape(unit), r.mean, escape(unit));
   print(page, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", kLabelWidth - 6, y + kBarHeight / 2 + 4,
-        escape(resource.name));
+        escape(shortened(resource.name, kLabelCharacters)));
   print(page, "<rect class=\"track\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", kLabelWidth, y, kPlotWidth,
         kBarHeight);
   const int base = y + kBarHeight;
@@ -71,8 +72,8 @@ void load_row(std::string& page, const TimelineResource& resource, const Resourc
     }
     print(page, "V{}z\"/>", base);
   }
-  print(page, "<text class=\"peak\" x=\"{}\" y=\"{}\">{:.4g} {}</text></g>\n", kLabelWidth + kPlotWidth + 6, y + 12,
-        r.peak, escape(unit));
+  print(page, "<text class=\"peak\" x=\"{}\" y=\"{}\">{}</text></g>\n", kLabelWidth + kPlotWidth + 6, y + 12,
+        escape(shortened(fmt::format("{:.4g} {}", r.peak, unit), kLabelCharacters, Keep::Beginning)));
 }
 
 }  // namespace
@@ -103,7 +104,7 @@ void loads_section(std::string& page, const Results& results) {
         kColumns, escape(units::human_duration(end / kColumns)), shown, loads.size());
   const int height = static_cast<int>(shown) * kRowHeight + 30;
   print(page, "<svg id=\"loads-chart\" class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">\n",
-        kLabelWidth + kPlotWidth + 120, height, kLabelWidth + kPlotWidth + 120, height);
+        kLabelWidth + kPlotWidth + 150, height, kLabelWidth + kPlotWidth + 150, height);
   for (std::size_t i = 0; i < shown; ++i) {
     load_row(page, t.resources()[loads[i].resource], loads[i], 4 + static_cast<int>(i) * kRowHeight);
   }

@@ -24,6 +24,12 @@ void print(std::string& page, fmt::format_string<Args...> format, Args&&... args
 // Text with & < > " ' escaped, for element content and attribute values.
 std::string escape(std::string_view text);
 
+// `text` cut to `max` characters and "...", for a label whose whole text is
+// in its tooltip: its end kept (a resource's name: "...node12/socket1") or
+// its beginning ("2.5 fraction of...").
+enum class Keep { End, Beginning };
+std::string shortened(std::string_view text, std::size_t max, Keep keep = Keep::End);
+
 // A colour of the viridis scale (dark blue 0 to yellow 1), "#rrggbb";
 // `fraction` is clamped to [0, 1].
 std::string scale_colour(double fraction);

@@ -35,6 +35,12 @@ std::string escape(std::string_view text) {
   return out;
 }
 
+std::string shortened(std::string_view text, std::size_t max, Keep keep) {
+  if (text.size() <= max) return std::string(text);
+  if (keep == Keep::Beginning) return std::string(text.substr(0, max)) + "...";
+  return "..." + std::string(text.substr(text.size() - max));
+}
+
 std::string scale_colour(double fraction) {
   // Viridis (matplotlib's perceptually uniform scale) at nine stops,
   // interpolated linearly in between.

@@ -18,7 +18,12 @@ platforms/testbed.yaml under the staircase model), then:
   - `--html -` writes the same bytes to standard output; an unwritable path
     fails with no file left.
 
-usage: check_html_report.py CONTEND SRCDIR WORKDIR
+Then the same browser checks on the page of a synthetic run written by
+tests/html/html_report_sample.cpp: resource loads, message arrows, and names
+HTML must escape (one of them a "<script>" element: the page must hold its
+own script only).
+
+usage: check_html_report.py CONTEND SRCDIR WORKDIR HTML_REPORT_SAMPLE
 """
 import csv
 import json
@@ -38,6 +43,7 @@ def fail(message):
 
 
 contend, src, work = os.path.abspath(sys.argv[1]), Path(sys.argv[2]).resolve(), Path(sys.argv[3]).resolve()
+sample_writer = os.path.abspath(sys.argv[4])
 shutil.rmtree(work, ignore_errors=True)
 work.mkdir(parents=True)
 chromium = shutil.which("chromium")
@@ -67,27 +73,53 @@ if "http://" in page or "https://" in page:
     fail("the page names an http(s) address")
 
 
-def chromium_run(*arguments):
+def chromium_run(html, *arguments):
     profile = work / "profile"
     command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-               f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", *arguments, report.as_uri()]
+               f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", *arguments, html.as_uri()]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "HOME": str(work)})
     if done.returncode != 0:
         fail(f"chromium exits {done.returncode}: {done.stderr[-2000:]}")
     console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     if console:
-        fail("the browser's console is not empty:\n" + "\n".join(console))
+        fail(f"the browser's console is not empty on {html.name}:\n" + "\n".join(console))
     return done.stdout
-
-
-dom = chromium_run("--dump-dom")
-if 'data-rendered="yes"' not in dom:
-    fail("the page's script did not run to its end (no data-rendered=\"yes\" on the body)")
 
 
 def count(text, what):
     return len(re.findall(what, text))
+
+
+def rendered(html):
+    """The DOM of `html` once its script ran to its end, every chart laid out."""
+    dom = chromium_run(html, "--dump-dom")
+    if 'data-rendered="yes"' not in dom:
+        fail(f"the script of {html.name} did not run to its end (no data-rendered=\"yes\" on the body)")
+    if count(dom, r"<script\b") != 1:
+        fail(f"{html.name} has {count(dom, r'<script')} script elements, expected its own only")
+    sizes = re.search(r'data-chart-sizes="([^"]*)"', dom).group(1).split()
+    empty = [size for size in sizes if size.startswith("0x") or size.endswith("x0")]
+    if len(sizes) != count(dom, r'<svg [^>]*class="chart') or empty:
+        fail(f"charts of {html.name} laid out as {sizes}")
+    return dom, sizes
+
+
+def screenshot(html, rows):
+    """Non-white pixels and pixels of the Gantt colours of a screenshot of `html`."""
+    shot = work / (html.stem + ".png")
+    chromium_run(html, f"--screenshot={shot}", "--window-size=1280,2400")
+    pixels = list(Image.open(shot).convert("RGB").getdata())
+    non_white = sum(1 for p in pixels if p != (255, 255, 255))
+    gantt_colours = {(0x4E, 0x79, 0xA7), (0xF2, 0xA0, 0x2B), (0xE1, 0x57, 0x59)}
+    gantt = sum(1 for p in pixels if p in gantt_colours)
+    if non_white < 0.05 * len(pixels) or gantt < rows * 400:
+        fail(f"the screenshot of {html.name} looks blank: {non_white} non-white pixels of {len(pixels)}, "
+             f"{gantt} of the Gantt colours")
+    return non_white, gantt
+
+
+dom, sizes = rendered(report)
 
 
 for section in ["summary", "gantt", "loads", "mapping", "staircase", "delayed"]:
@@ -127,19 +159,7 @@ if resources and count(dom, r'<g class="load" data-resource="') != min(40, len(r
 messages = len({(i["id"]) for i in intervals})
 if count(dom, '<tr class="delayed"') != min(20, messages):
     fail(f"{count(dom, '<tr class=.delayed.')} delayed messages listed of {messages}")
-sizes = re.search(r'data-chart-sizes="([^"]*)"', dom).group(1).split()
-if len(sizes) != count(dom, r'<svg [^>]*class="chart') or any(s.startswith("0x") or s.endswith("x0") for s in sizes):
-    fail(f"charts laid out as {sizes}")
-
-shot = work / "screenshot.png"
-chromium_run(f"--screenshot={shot}", "--window-size=1280,2400")
-image = Image.open(shot).convert("RGB")
-pixels = list(image.getdata())
-non_white = sum(1 for p in pixels if p != (255, 255, 255))
-gantt_colours = {(0x4E, 0x79, 0xA7), (0xF2, 0xA0, 0x2B), (0xE1, 0x57, 0x59)}
-gantt = sum(1 for p in pixels if p in gantt_colours)
-if non_white < 0.05 * len(pixels) or gantt < len(ranks) * 400:
-    fail(f"the screenshot looks blank: {non_white} non-white pixels of {len(pixels)}, {gantt} of the Gantt colours")
+non_white, gantt = screenshot(report, len(ranks))
 
 stdout = subprocess.run([contend, "simulate", *case, "--html", "-"], cwd=src, check=True, capture_output=True).stdout
 if stdout != report.read_bytes():
@@ -149,6 +169,20 @@ refused = subprocess.run([contend, "simulate", *case, "--html", str(missing)], c
 if refused.returncode == 0 or missing.exists() or "cannot write" not in refused.stderr:
     fail(f"--html into a missing folder: exit {refused.returncode}, {refused.stderr!r}")
 
+# A synthetic run (html_report_sample): resource loads, message arrows and
+# names to escape, in the browser.
+sample = work / "sample.html"
+subprocess.run([sample_writer, str(sample)], check=True)
+sample_dom, sample_sizes = rendered(sample)
+expected = {"<g class=\"row\" data-rank=": 48, "<g class=\"load\" data-resource=": 3, "<line x1=": 48,
+            "id=\"show-arrows\"": 1, "<circle class=\"op\"": 8, "id=\"no-loads\"": 0,
+            "data-resource=\"link:&lt;script&gt;alert(2)&lt;/script&gt;\"": 1}
+for what, number in expected.items():
+    if sample_dom.count(what) != number:
+        fail(f"the synthetic page holds {sample_dom.count(what)} '{what}', expected {number}")
+screenshot(sample, 48)
+
 print(f"check_html_report.py: {len(ranks)} Gantt rows, {len(placements)} cores, "
       f"{len(socket_n) + len(node_n)} operating points, {min(20, messages)} delayed messages, charts {sizes}, "
-      f"screenshot {non_white} non-white pixels ({gantt} of the Gantt colours), page {len(page)} bytes")
+      f"screenshot {non_white} non-white pixels ({gantt} of the Gantt colours), page {len(page)} bytes; synthetic "
+      f"run: charts {sample_sizes}")

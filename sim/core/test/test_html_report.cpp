@@ -126,6 +126,18 @@ BOOST_AUTO_TEST_CASE(loads_are_drawn_most_loaded_first) {
   BOOST_TEST(count(html, "<g class=\"load\"") == 2u);
   BOOST_TEST(html.find("data-resource=\"nic:node1/in\"") < html.find("data-resource=\"nic:node0/out\""));
   BOOST_TEST(html.find("2 of 2 resources shown") != std::string::npos);
+  BOOST_TEST(html.find(">3 flows</text>") != std::string::npos);  // its peak
+}
+
+BOOST_AUTO_TEST_CASE(long_resource_names_are_cut_in_labels_only) {
+  Results r = run(2);
+  const auto link = r.timeline.add_resource({"link:a-very-long-fabric-link-name-7", "fraction of bandwidth"});
+  r.timeline.add_load(link, 0, 0.5);
+  r.timeline.sort();
+  const std::string html = page(r);
+  BOOST_TEST(html.find("data-resource=\"link:a-very-long-fabric-link-name-7\"") != std::string::npos);
+  BOOST_TEST(html.find(">...ong-fabric-link-name-7</text>") != std::string::npos);
+  BOOST_TEST(html.find(">0.5 fraction of bandwi...</text>") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(one_rank) {
