@@ -11,6 +11,8 @@ packages=(
   libotf2-trace-dev
   # Paje timelines checked by pj_dump (tests/traces/timeline.sh)
   pajeng
+  # the HTML report (--html) loaded in a headless browser (tests/html/check_html_report.py)
+  chromium python3-pil
   # the emulated cluster (validation/testbed) and the calibration benchmarks (calibrate/)
   libopenmpi-dev openmpi-bin libhwloc-dev libeigen3-dev iproute2 ethtool iputils-ping util-linux python3-matplotlib
 )

@@ -14,6 +14,7 @@
 #include "sim/cli/simulate_run.hpp"
 #include "sim/cli/workload_input.hpp"
 #include "sim/core/file_io.hpp"
+#include "sim/core/html_report.hpp"
 #include "sim/core/pattern.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/results.hpp"
@@ -35,7 +36,7 @@ namespace {
 struct SimulateOptions {
   std::string platform, mapping = "block", model = kDefaultModel, progress, hosts;
   WorkloadInput workload;
-  std::string per_rank, messages, json, progress_profile, timeline, paje, explain;
+  std::string per_rank, messages, json, progress_profile, timeline, paje, explain, html;
   bool attribution = false;
   bool oversubscribe = false;
   bool quiet = false;
@@ -65,6 +66,15 @@ nlohmann::ordered_json options_used(const SimulateOptions& o, const SimulationOp
   return j;
 }
 
+// The same as key and text pairs, for the HTML report's summary.
+std::vector<std::pair<std::string, std::string>> option_texts(const nlohmann::ordered_json& options) {
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (const auto& [key, value] : options.items()) {
+    texts.emplace_back(key, value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  return texts;
+}
+
 // One line per collective step: the algorithm it runs and why.
 void print_collective_choices(const PatternWorkload& workload) {
   for (const auto& step : workload.pattern().steps) {
@@ -83,6 +93,7 @@ int run_simulate(const SimulateOptions& o) {
   request.record_messages = !o.messages.empty();
   request.attribution = o.attribution || !o.explain.empty();
   request.record_timeline = !o.timeline.empty() || !o.paje.empty();
+  request.html_report = !o.html.empty();
   if (o.step) request.step_out = &std::cout;
   request.progress_line = !o.quiet && isatty(STDERR_FILENO) != 0;
   const SimulateRun run = run_simulation(platform, request);
@@ -111,6 +122,10 @@ int run_simulate(const SimulateOptions& o) {
   }
   if (!o.paje.empty()) {
     write_file_atomically(o.paje, [&](std::ostream& out) { write_paje_trace(out, results.timeline, placements); });
+  }
+  if (!o.html.empty()) {
+    const HtmlReportInput report{results, platform, option_texts(options_used(o, options, platform))};
+    write_file_atomically(o.html, [&](std::ostream& out) { write_html_report(out, report); });
   }
   if (!o.progress_profile.empty()) {
     write_file_atomically(o.progress_profile,
@@ -166,6 +181,9 @@ Action add_simulate_command(CLI::App& app) {
                   "Write each rank's compute, MPI calls and waits and every message as a Chrome trace "
                   "(Perfetto, chrome://tracing; '-': standard output)");
   cmd->add_option("--paje", o->paje, "Write the same timeline in the Paje format (ViTE; '-': standard output)");
+  cmd->add_option("--html", o->html,
+                  "Write a self-contained HTML page: summary, ranks over time, resource loads, mapping, staircase "
+                  "curves and the most delayed messages (docs/html-report.md; '-': standard output)");
   cmd->add_option("--time-limit", o->time_limit, "Give up after this many seconds of wall-clock time (exit status 3)")
       ->check(finite_number())
       ->check(CLI::NonNegativeNumber);

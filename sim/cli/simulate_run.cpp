@@ -35,8 +35,8 @@ SimulateRun run_simulation(const Platform& platform, const SimulateRequest& r) {
   if (!r.progress.empty()) run.options.progress = progress_by_name(r.progress);
   run.options.mapping_name = r.mapping;
   run.options.record_messages = r.record_messages;
-  run.options.attribution = r.attribution;
-  run.options.record_timeline = r.record_timeline;
+  run.options.attribution = r.attribution || r.html_report;
+  run.options.record_timeline = r.record_timeline || r.html_report;
   run.options.step_out = r.step_out;
   run.options.wall_time_limit = r.time_limit;
   run.options.progress_line.enabled = r.progress_line;

@@ -30,6 +30,7 @@ struct SimulateRequest {
   bool record_messages = false;      // --messages
   bool attribution = false;          // --explain, --attribution
   bool record_timeline = false;      // --timeline, --paje
+  bool html_report = false;          // --html: records the timeline and the attribution
   std::ostream* step_out = nullptr;  // --step: every event printed there
   bool progress_line = false;        // the line on a terminal's stderr
 };

@@ -31,23 +31,6 @@ std::string name(const MessageAttribution& m) {
                      units::human_size(static_cast<double>(m.bytes)), level_name(m.level));
 }
 
-// `indent`: spaces before each line (a rank's messages are told under it).
-void tell_message(std::ostream& out, const MessageAttribution& m, int indent) {
-  const std::string pad(static_cast<std::size_t>(indent), ' ');
-  fmt::print(out, "{}message {}\n", pad, name(m));
-  fmt::print(out, "{}  posted at {}, data handed to the model at {}, last byte at {}\n", pad,
-             units::human_duration(m.post), units::human_duration(m.start), units::human_duration(m.end));
-  const std::string limit = m.limited_by();
-  fmt::print(out, "{}  slowdown {:.4g}: {} from the hand-over against {} alone; limited by {} for {}\n", pad,
-             m.slowdown(), units::human_duration(m.end - m.start), units::human_duration(m.contention_free), limit,
-             units::human_duration(m.time_on(limit)));
-  for (const auto& i : m.intervals) {
-    const std::string rate = i.rate > 0 ? " at " + units::format_bandwidth(i.rate) : "";
-    fmt::print(out, "{}    {} .. {} ({}) {}{}: {}\n", pad, units::human_duration(i.begin), units::human_duration(i.end),
-               units::human_duration(i.end - i.begin), i.resource, rate, i.detail);
-  }
-}
-
 const RankResult& rank_of(const Results& r, int rank) {
   if (rank < 0 || static_cast<std::size_t>(rank) >= r.ranks.size()) {
     throw Error(fmt::format("--rank {}: the run has {} ranks (0..{})", rank, r.ranks.size(),
@@ -75,7 +58,7 @@ void tell_rank(std::ostream& out, const Results& r, const RankResult& rank, bool
   });
   const std::size_t shown = std::min(mine.size(), static_cast<std::size_t>(std::max(last, 1)));
   fmt::print(out, "  the {} of its {} messages that ended last:\n", shown, mine.size());
-  for (std::size_t i = 0; i < shown; ++i) tell_message(out, *mine[i], 2);
+  for (std::size_t i = 0; i < shown; ++i) write_message_story(out, *mine[i], 2);
 }
 
 }  // namespace
@@ -112,7 +95,7 @@ void tell(std::ostream& out, const Results& r, const StoryRequest& request) {
       if (m.src != k.src || m.dst != k.dst) continue;
       ++count;
       if (m.seq != k.seq) continue;
-      tell_message(out, m, 0);
+      write_message_story(out, m, 0);
       const RankResult& receiver = rank_of(r, m.dst);
       fmt::print(out, "rank {} (its receiver) finished at {}\n", receiver.rank,
                  units::human_duration(receiver.total_time));
@@ -135,6 +118,22 @@ void tell(std::ostream& out, const Results& r, const StoryRequest& request) {
 }
 
 }  // namespace
+
+void write_message_story(std::ostream& out, const MessageAttribution& m, int indent) {
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  fmt::print(out, "{}message {}\n", pad, name(m));
+  fmt::print(out, "{}  posted at {}, data handed to the model at {}, last byte at {}\n", pad,
+             units::human_duration(m.post), units::human_duration(m.start), units::human_duration(m.end));
+  const std::string limit = m.limited_by();
+  fmt::print(out, "{}  slowdown {:.4g}: {} from the hand-over against {} alone; limited by {} for {}\n", pad,
+             m.slowdown(), units::human_duration(m.end - m.start), units::human_duration(m.contention_free), limit,
+             units::human_duration(m.time_on(limit)));
+  for (const auto& i : m.intervals) {
+    const std::string rate = i.rate > 0 ? " at " + units::format_bandwidth(i.rate) : "";
+    fmt::print(out, "{}    {} .. {} ({}) {}{}: {}\n", pad, units::human_duration(i.begin), units::human_duration(i.end),
+               units::human_duration(i.end - i.begin), i.resource, rate, i.detail);
+  }
+}
 
 void write_story(std::ostream& out, const Results& r, const StoryRequest& request) {
   if (!r.attributed) throw Error("internal error: explain needs an attributed run");

@@ -26,6 +26,12 @@ struct StoryRequest {
   int last = 3;                            // messages of the rank to tell, latest first
 };
 
+// One message's story: its times, its slowdown and what bounded it, then
+// every interval with its resource, rate and detail. `indent`: spaces before
+// each line (a rank's messages are told under it). The HTML report
+// (html_report.hpp) shows the same text for its most delayed messages.
+void write_message_story(std::ostream& out, const MessageAttribution& m, int indent = 0);
+
 // `results` must be attributed. Throws contend::Error for a rank or message
 // the run does not have.
 void write_story(std::ostream& out, const Results& results, const StoryRequest& request);

@@ -2,9 +2,9 @@
 # Same command, same bytes (docs/commands.md, "Conventions"): every model that
 # `contend models --names` lists, and every output (standard output, the
 # per-rank and messages CSVs, the JSON, the progress profile, the timelines
-# (Chrome trace, Paje), the attribution's intervals and `contend explain`'s
-# story, and the outputs of analyze and progress), run twice on shipped
-# inputs, must be identical.
+# (Chrome trace, Paje), the attribution's intervals, `contend explain`'s
+# story and the HTML report, and the outputs of analyze and progress), run
+# twice on shipped inputs, must be identical.
 # usage: determinism.sh CONTEND SRCDIR WORKDIR
 set -euo pipefail
 contend=$(realpath "$1") src=$(realpath "$2") work=$3
@@ -40,6 +40,9 @@ for model in "${models[@]}"; do
   # Attribution (docs/explain.md): the intervals and the two more columns.
   twice "$model-explain" simulate --platform platforms/testbed.yaml --pattern traces/samples/collectives-16.pattern \
     --model "$model" --oversubscribe --messages @OUT@.messages.csv --explain @OUT@.explain.csv
+  # The HTML report (docs/html-report.md).
+  twice "$model-html" simulate --platform platforms/testbed.yaml --pattern traces/samples/collectives-16.pattern \
+    --model "$model" --oversubscribe --quiet --html @OUT@.html
   twice "$model-story" explain --platform platforms/testbed.yaml --pattern traces/samples/collectives-16.pattern \
     --model "$model" --oversubscribe --last 2
   # --progress none: the progress profile's other side. (Under maxmin this
