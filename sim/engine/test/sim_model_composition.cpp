@@ -60,36 +60,21 @@ struct RandomCase {
   Progress progress = Progress::Thread;
 };
 
-std::string bandwidth_table(std::mt19937& rng) {
-  const int base = 100 + static_cast<int>(rng() % 900);
-  if (rng() % 2 == 0) return std::to_string(base) + "MB/s";
-  return "{1: " + std::to_string(base) + "MB/s, 2: " + std::to_string(base * 3 / 2) +
-         "MB/s, 4: " + std::to_string(base * 2) + "MB/s}";
-}
-
 RandomCase random_case(unsigned seed) {
   std::mt19937 rng(seed);
   RandomCase c;
   const int nodes = 2 + static_cast<int>(rng() % 3);
   const int sockets = 1 + static_cast<int>(rng() % 2), cores = 1 + static_cast<int>(rng() % 3);
-  const std::string levels = levels_yaml({"1us", "2us", std::to_string(1 + rng() % 5) + "us"}, "16KiB",
-                                         {bandwidth_table(rng), bandwidth_table(rng), bandwidth_table(rng)});
+  const std::string levels =
+      levels_yaml({"1us", "2us", std::to_string(1 + rng() % 5) + "us"}, "16KiB",
+                  {random_bandwidth_table(rng), random_bandwidth_table(rng), random_bandwidth_table(rng)});
   const std::string net = "{topology: star, link_bandwidth: " + std::to_string(200 + rng() % 800) + "MB/s}";
   const std::string nic = "{bandwidth: " + std::to_string(300 + rng() % 700) + "MB/s}";
   c.platform = platform_yaml(nodes, sockets, cores, levels, net, nic) + models_yaml(kZeroLogGops);
   c.ranks_per_node = sockets * cores;
   c.ranks = nodes * c.ranks_per_node;
   const int count = 4 + static_cast<int>(rng() % 12);
-  std::set<std::pair<int, int>> pairs;  // one message per pair: matching order cannot truncate
-  for (int i = 0; i < count; ++i) {
-    PatternMessage m;
-    m.src = static_cast<int>(rng() % static_cast<unsigned>(c.ranks));
-    m.dst = static_cast<int>(rng() % static_cast<unsigned>(c.ranks));
-    if (m.src == m.dst || !pairs.emplace(m.src, m.dst).second) continue;
-    m.bytes = rng() % 8 == 0 ? 0 : (rng() % 2 == 0 ? 1 + rng() % 16000 : 16384 + rng() % 2000000);
-    if (rng() % 2 == 0) m.start = static_cast<double>(rng() % 2000) * 1e-6;
-    c.messages.push_back(m);
-  }
+  c.messages = random_messages(rng, c.ranks, count);
   c.progress = rng() % 3 == 0 ? Progress::None : Progress::Thread;
   return c;
 }
@@ -109,24 +94,15 @@ std::string outcome(const RandomCase& c, const std::string& model) {
     options.model = model;
     options.progress = c.progress;
     const Results r = run_pattern(c.platform, c.messages, c.ranks, options);
-    std::vector<MessageRecord> messages = r.messages;
-    std::sort(messages.begin(), messages.end(), [](const MessageRecord& a, const MessageRecord& b) {
-      return std::tie(a.src, a.dst, a.start, a.bytes) < std::tie(b.src, b.dst, b.start, b.bytes);
-    });
     std::ostringstream out;
     out.precision(17);
-    for (const auto& m : messages) out << m.src << ' ' << m.dst << ' ' << m.bytes << ' ' << m.end << '\n';
+    out << exact_message_ends(r);
     for (const auto& rank : r.ranks) out << rank.send_time << ' ' << rank.recv_time << ' ' << rank.total_time << '\n';
     return out.str();
   });
 }
 
-std::string describe(const RandomCase& c) {
-  std::ostringstream out;
-  out << "progress " << progress_name(c.progress) << "\nranks " << c.ranks << '\n';
-  for (const auto& m : c.messages) out << m.src << ' ' << m.dst << ' ' << m.bytes << " @" << m.start << "s\n";
-  return out.str();
-}
+std::string describe(const RandomCase& c) { return describe_pattern(c.messages, c.ranks, c.progress); }
 
 constexpr unsigned kCases = 12;
 
