@@ -51,6 +51,13 @@ class StaircaseModel final : public FluidModel {
   }
 
  protected:
+  // A start outside the network actor's instant (no latency) ends its own
+  // instant: the sending side's rates are brought up to date at once.
+  void on_start(TransferId id, double now) override {
+    FluidModel::on_start(id, now);
+    sharing_.flush();
+  }
+
   void on_data_start(TransferId id, double at) override {
     const Transfer& t = sink().transfer(id);
     sharing_.add(id, t.src, t.dst, t.level, static_cast<double>(t.bytes), at, done_);

@@ -186,6 +186,7 @@ void StaircaseSharing::set_rates(int process, GroupKind kind, double t) {
 // sender changes when it starts or stops sending (n_s), listed in `nodes`;
 // otherwise only its own messages' caps, listed in `senders`.
 void StaircaseSharing::count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders) {
+  stale_since_ = clock_;
   auto& s = processes_[static_cast<std::size_t>(sender)];
   const bool was_sending = s.sending > 0;
   s.sending += delta;
@@ -202,14 +203,17 @@ void StaircaseSharing::count_sent(int sender, int delta, std::vector<int>& nodes
   nodes.push_back(s.node);
 }
 
-// New rates for every class sent by the listed senders or by a sender of
-// the listed nodes.
-void StaircaseSharing::refresh_senders(const std::vector<int>& nodes, const std::vector<int>& senders, double t) {
-  std::vector<int> all = senders;
-  for (int node : nodes) {
+// New rates, at t, for every class sent by a stale sender or by a sender
+// of a stale node; a class whose rate is unchanged (its receiving side
+// bounds it) is left as it is.
+void StaircaseSharing::refresh_senders(double t) {
+  std::vector<int> all = stale_senders_;
+  for (int node : stale_nodes_) {
     const auto& list = senders_of_node_[static_cast<std::size_t>(node)];
     all.insert(all.end(), list.begin(), list.end());
   }
+  stale_senders_.clear();
+  stale_nodes_.clear();
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
   std::vector<int> touched;
@@ -217,11 +221,13 @@ void StaircaseSharing::refresh_senders(const std::vector<int>& nodes, const std:
     for (int id : processes_[static_cast<std::size_t>(sender)].sent) {
       auto& c = classes_[static_cast<std::size_t>(id)];
       const auto& p = processes_[static_cast<std::size_t>(c.process)];
-      settle(c, t);
       if (!p.member[kNode]) continue;
       const int group = group_of(p, kNode);
       auto& g = groups_[static_cast<std::size_t>(group)];
-      c.rate = inter_rate(c, share(g) / p.inter_count);
+      const double rate = inter_rate(c, share(g) / p.inter_count);
+      if (rate == c.rate) continue;
+      settle(c, t);
+      c.rate = rate;
       schedule(g, id, t);
       report(id, t);
       touched.push_back(group);
@@ -230,6 +236,10 @@ void StaircaseSharing::refresh_senders(const std::vector<int>& nodes, const std:
   std::sort(touched.begin(), touched.end());
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   for (int group : touched) publish(group);
+}
+
+void StaircaseSharing::flush() {
+  if (!stale_nodes_.empty() || !stale_senders_.empty()) refresh_senders(stale_since_);
 }
 
 void StaircaseSharing::refresh_process(int process, GroupKind kind, double t) {
@@ -401,7 +411,7 @@ void StaircaseSharing::after_change(int process, GroupKind kind, double t, bool 
 
 void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double bytes, double now,
                            std::vector<Completion>& done) {
-  advance(now, done);
+  advance_events(now, done);
   now = std::max(now, clock_);
   clock_ = now;
   auto& p = processes_[static_cast<std::size_t>(dst)];
@@ -437,10 +447,8 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     if (observer_) members_[static_cast<std::size_t>(c)].push_back(id);
     ++q.inter_count;
     add_weights(q, g, +1);
-    std::vector<int> sender_nodes, senders;
-    if (source_process >= 0) count_sent(source_process, +1, sender_nodes, senders);
+    if (source_process >= 0) count_sent(source_process, +1, stale_nodes_, stale_senders_);
     after_change(dst, kNode, now, update_membership(dst, kNode));
-    if (source_process >= 0) refresh_senders(sender_nodes, senders, now);
     if (options_.sequential_levels) {
       settle_process(dst, kSocket, now);
       if (update_membership(dst, kSocket)) refresh_group(q.socket_group, now);
@@ -457,10 +465,25 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
   if (!processes_[static_cast<std::size_t>(dst)].member[kSocket]) report(c, now);  // held back (sequential levels)
 }
 
-double StaircaseSharing::next_event() const { return schedule_.empty() ? kInfinity : schedule_.top().time; }
+double StaircaseSharing::next_event() const {
+  if (!stale_nodes_.empty() || !stale_senders_.empty()) return stale_since_;
+  return schedule_.empty() ? kInfinity : schedule_.top().time;
+}
 
 void StaircaseSharing::advance(double now, std::vector<Completion>& done) {
+  advance_events(now, done);
+  flush();
+}
+
+// The completions up to `now`; sending-side changes of an earlier instant,
+// or of this one when a completion is due, are applied first.
+void StaircaseSharing::advance_events(double now, std::vector<Completion>& done) {
+  if (now > stale_since_) flush();
   while (!schedule_.empty() && schedule_.top().time <= now) {
+    if (!stale_nodes_.empty() || !stale_senders_.empty()) {
+      flush();  // the completion times may have moved: look again
+      continue;
+    }
     const double time = schedule_.top().time;
     const int group = schedule_.top().id;
     schedule_.pop();  // the event republishes the group
@@ -481,7 +504,6 @@ void StaircaseSharing::process_group_event(int group, double t, std::vector<Comp
   // The class that triggered the event completes its smallest message;
   // any message of the process within rounding of the end completes too.
   std::vector<TransferId> ids;
-  std::vector<int> sender_nodes, senders;  // whose sending side changed
   auto pop = [&](int& id, bool force) {
     if (id < 0) return;
     auto& c = classes_[static_cast<std::size_t>(id)];
@@ -493,7 +515,7 @@ void StaircaseSharing::process_group_event(int group, double t, std::vector<Comp
     }
     const int popped = static_cast<int>(ids.size() - before);
     if (kind == kNode) p.inter_count -= popped;
-    if (c.source_process >= 0 && popped > 0) count_sent(c.source_process, -popped, sender_nodes, senders);
+    if (c.source_process >= 0 && popped > 0) count_sent(c.source_process, -popped, stale_nodes_, stale_senders_);
     if (c.messages.empty()) {
       g.completions.erase(id);
       free_class(id);
@@ -511,7 +533,6 @@ void StaircaseSharing::process_group_event(int group, double t, std::vector<Comp
   for (TransferId id : ids) done.push_back(Completion{id, t});
 
   after_change(process, kind, t, update_membership(process, kind));
-  if (!sender_nodes.empty() || !senders.empty()) refresh_senders(sender_nodes, senders, t);
   if (kind == kNode && options_.sequential_levels && p.inter_count == 0) {
     // Its inter-node data is in: its intra-node data may flow now.
     settle_process(process, kSocket, t);

@@ -89,10 +89,16 @@ class StaircaseSharing {
   void observe(RateObserver observer) { observer_ = std::move(observer); }
   const FabricSharing* fabric() const { return fabric_.get(); }
 
-  // Earliest time a flow completes (infinity if none moves).
+  // Earliest time a flow completes (infinity if none moves), or the time of
+  // sending-side rates still to bring up to date (flush()).
   double next_event() const;
-  // Processes every completion at or before `now`, in time order.
+  // Processes every completion at or before `now`, in time order, and
+  // brings every rate up to date.
   void advance(double now, std::vector<Completion>& done);
+  // Brings the sending side's rates up to date. add() defers them to the
+  // end of its instant, so that many messages starting together cost one
+  // refresh per sender; call it when the instant's adds are done.
+  void flush();
   // Calls f(id, rate) for each moving message, its rate in B/s (for --step).
   template <class F>
   void for_each_flow(F f) const {
@@ -143,7 +149,8 @@ class StaircaseSharing {
   double inter_rate(const Class& c, double per_message) const;
   void schedule(Group& g, int id, double t);
   void count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders);
-  void refresh_senders(const std::vector<int>& nodes, const std::vector<int>& senders, double t);
+  void refresh_senders(double t);
+  void advance_events(double now, std::vector<Completion>& done);
   void set_rates(int process, GroupKind kind, double t);
   void refresh_process(int process, GroupKind kind, double t);
   void refresh_group(int group, double t);
@@ -164,6 +171,10 @@ class StaircaseSharing {
   std::vector<int> free_classes_;
   std::vector<Group> groups_;                      // socket groups first, then node groups
   std::vector<std::vector<int>> senders_of_node_;  // with the sender side: processes sending inter-node data
+  // Sending-side changes not yet applied to the rates: nodes whose number of
+  // senders changed, senders whose number of messages changed, since when.
+  std::vector<int> stale_nodes_, stale_senders_;
+  double stale_since_ = 0;
   int node_group_base_ = 0;
   IndexedHeap<int> schedule_;  // group -> its earliest completion, as last published
   double clock_ = 0;
