@@ -51,6 +51,8 @@ class LogGopsModel final : public FluidModel {
   double receive_overhead(const Transfer& t) const override {
     return overheads(t).receive(static_cast<double>(t.bytes));
   }
+  // Composed (`A+loggops`), g is charged between a rank's sends on its CPU.
+  double overhead_gap(const Transfer& t) const override { return protocol(t).g; }
 
  protected:
   // No latency phase: L is in the arrival time, computed at start.
@@ -126,6 +128,7 @@ ModelInfo loggops_model_info() {
   info.name = "loggops";
   info.description = "LogGOPS: latency, per-datatype CPU overheads o/O, NIC gaps g/G, eager and rendezvous ranges";
   info.citation = "Hoefler et al., HPDC 2010 (LogGOPSim); Bacon et al., EuroMPI 2023";
+  info.charges_cpu_overheads = true;
   info.validate = [](const Platform& platform, const YamlField& parameters) {
     LogGopsParameters checked(platform, parameters);
   };

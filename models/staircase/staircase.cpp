@@ -51,6 +51,13 @@ class StaircaseModel final : public FluidModel {
   }
 
  protected:
+  // A start outside the network actor's instant (no latency) ends its own
+  // instant: the sending side's rates are brought up to date at once.
+  void on_start(TransferId id, double now) override {
+    FluidModel::on_start(id, now);
+    sharing_.flush();
+  }
+
   void on_data_start(TransferId id, double at) override {
     const Transfer& t = sink().transfer(id);
     sharing_.add(id, t.src, t.dst, t.level, static_cast<double>(t.bytes), at, done_);
@@ -106,6 +113,12 @@ class StaircaseModel final : public FluidModel {
     if (c.waiting) {
       resource = "staircase:sequential";
       detail = fmt::format("rank {}'s intra-node data waits for its inter-node data (levels: sequential)", c.receiver);
+    } else if (c.node_level && c.sender_limited) {
+      resource = fmt::format("staircase:node{}/out(N={})", c.source_node, c.senders);
+      detail = fmt::format(
+          "BW_MP({})/{} per sending process of node {} (sender side); rank {} splits it over its inter-node messages "
+          "({})",
+          c.senders, c.senders, c.source_node, c.sender, c.sent_messages);
     } else if (c.node_level) {
       const auto bottleneck = c.factor < 1 && sharing_.fabric() != nullptr
                                   ? sharing_.fabric()->bottleneck(c.source_node, c.node)
@@ -148,7 +161,7 @@ class StaircaseModel final : public FluidModel {
 StaircaseOptions parse_staircase_options(const YamlField& section) {
   StaircaseOptions o;
   if (!section.present()) return o;
-  section.allow_only({"levels", "fabric"});
+  section.allow_only({"levels", "fabric", "sender_nic"});
   if (auto levels = section.child("levels"); levels.present()) {
     const std::string value = levels.as_string();
     if (value == "sequential") {
@@ -158,6 +171,7 @@ StaircaseOptions parse_staircase_options(const YamlField& section) {
     }
   }
   if (auto fabric = section.child("fabric"); fabric.present()) fabric.as_bool();
+  if (auto sender = section.child("sender_nic"); sender.present()) o.sender_nic = sender.as_bool();
   return o;
 }
 

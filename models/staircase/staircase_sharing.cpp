@@ -24,6 +24,7 @@ StaircaseSharing::StaircaseSharing(const Platform& platform, const Mapping& mapp
     p.socket_group = mapping[r].node * sockets + mapping[r].socket;
   }
   node_group_base_ = platform.nodes.count * sockets;
+  senders_of_node_.resize(static_cast<std::size_t>(platform.nodes.count));
   groups_.resize(static_cast<std::size_t>(node_group_base_ + platform.nodes.count));
   for (int g = 0; g < static_cast<int>(groups_.size()); ++g) {
     auto& group = groups_[static_cast<std::size_t>(g)];
@@ -63,6 +64,10 @@ int StaircaseSharing::new_class(int process, int source_node) {
 
 void StaircaseSharing::free_class(int c) {
   auto& k = classes_[static_cast<std::size_t>(c)];
+  if (k.source_process >= 0) {
+    auto& sent = processes_[static_cast<std::size_t>(k.source_process)].sent;
+    sent.erase(std::find(sent.begin(), sent.end(), c));
+  }
   if (k.source_node >= 0) {
     auto& g =
         groups_[static_cast<std::size_t>(node_group_base_ + processes_[static_cast<std::size_t>(k.process)].node)];
@@ -99,26 +104,43 @@ double StaircaseSharing::share(const Group& g) const {
   return n > 0 ? platform_.level(Level::InterNode).bandwidth.aggregate(n) / n : 0;
 }
 
+// The rate of an inter-node class whose receiving process gets
+// `per_message` per message: Thune eqs. (5)/(7) and (9), times the fabric's
+// phi, and with the sender side at most the sender's share of its node,
+// BW_MP(n_s)/n_s split over its m_s inter-node messages (computed as the
+// receiving side's, so that a symmetric exchange gives the same bits; a tie
+// keeps the receiving side's).
+double StaircaseSharing::inter_rate(const Class& c, double per_message) const {
+  const double rate = per_message * c.factor;
+  if (c.source_process < 0) return rate;
+  const auto& sender = processes_[static_cast<std::size_t>(c.source_process)];
+  const double n = static_cast<double>(senders_of_node_[static_cast<std::size_t>(sender.node)].size());
+  const double cap = platform_.level(Level::InterNode).bandwidth.aggregate(n) / n / sender.sending;
+  return cap < rate ? cap : rate;
+}
+
+// The completion time of class `id` (settled to t) in its group's heap.
+void StaircaseSharing::schedule(Group& g, int id, double t) {
+  auto& c = classes_[static_cast<std::size_t>(id)];
+  if (c.messages.empty()) {
+    g.completions.erase(id);
+    return;
+  }
+  const double gap = c.messages.smallest_gap();
+  if (gap <= kByteTolerance) {
+    g.completions.set(id, t);
+  } else if (c.rate > 0) {
+    g.completions.set(id, t + gap / c.rate);
+  } else {
+    g.completions.erase(id);
+  }
+}
+
 // New rates for the classes of one process (settled to t), and their
 // completion times in the group's heap.
 void StaircaseSharing::set_rates(int process, GroupKind kind, double t) {
   auto& p = processes_[static_cast<std::size_t>(process)];
   auto& g = groups_[static_cast<std::size_t>(group_of(p, kind))];
-  auto schedule = [&](int id) {
-    auto& c = classes_[static_cast<std::size_t>(id)];
-    if (c.messages.empty()) {
-      g.completions.erase(id);
-      return;
-    }
-    const double gap = c.messages.smallest_gap();
-    if (gap <= kByteTolerance) {
-      g.completions.set(id, t);
-    } else if (c.rate > 0) {
-      g.completions.set(id, t + gap / c.rate);
-    } else {
-      g.completions.erase(id);
-    }
-  };
   if (kind == kSocket) {
     Class* on = p.on >= 0 ? &classes_[static_cast<std::size_t>(p.on)] : nullptr;
     Class* off = p.off >= 0 ? &classes_[static_cast<std::size_t>(p.off)] : nullptr;
@@ -136,25 +158,88 @@ void StaircaseSharing::set_rates(int process, GroupKind kind, double t) {
     // evenly over its messages (eq. (9)).
     if (on) {
       on->rate = theta * mix / on->messages.count();
-      schedule(p.on);
+      schedule(g, p.on, t);
       report(p.on, t);
     }
     if (off) {
       off->rate = (1 - theta) * mix / off->messages.count();
-      schedule(p.off);
+      schedule(g, p.off, t);
       report(p.off, t);
     }
     return;
   }
   // Thune eqs. (5)/(7): each of the n receiving processes gets BW_MP(n)/n,
-  // split evenly over its messages; the fabric may hold a node pair back.
+  // split evenly over its messages; the fabric may hold a node pair back,
+  // the sending side a sender.
   const double per_message = share(g) / p.inter_count;
   for (int id : p.inter) {
     auto& c = classes_[static_cast<std::size_t>(id)];
-    c.rate = per_message * c.factor;
-    schedule(id);
+    c.rate = inter_rate(c, per_message);
+    schedule(g, id, t);
     report(id, t);
   }
+}
+
+// ---------------------------------------------------------------- the sending side
+
+// `sender` sends `delta` more inter-node messages. Its node's share per
+// sender changes when it starts or stops sending (n_s), listed in `nodes`;
+// otherwise only its own messages' caps, listed in `senders`.
+void StaircaseSharing::count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders) {
+  stale_since_ = clock_;
+  auto& s = processes_[static_cast<std::size_t>(sender)];
+  const bool was_sending = s.sending > 0;
+  s.sending += delta;
+  if (was_sending == (s.sending > 0)) {
+    senders.push_back(sender);
+    return;
+  }
+  auto& list = senders_of_node_[static_cast<std::size_t>(s.node)];
+  if (s.sending > 0) {
+    list.push_back(sender);
+  } else {
+    list.erase(std::find(list.begin(), list.end(), sender));
+  }
+  nodes.push_back(s.node);
+}
+
+// New rates, at t, for every class sent by a stale sender or by a sender
+// of a stale node; a class whose rate is unchanged (its receiving side
+// bounds it) is left as it is.
+void StaircaseSharing::refresh_senders(double t) {
+  std::vector<int> all = stale_senders_;
+  for (int node : stale_nodes_) {
+    const auto& list = senders_of_node_[static_cast<std::size_t>(node)];
+    all.insert(all.end(), list.begin(), list.end());
+  }
+  stale_senders_.clear();
+  stale_nodes_.clear();
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  std::vector<int> touched;
+  for (int sender : all) {
+    for (int id : processes_[static_cast<std::size_t>(sender)].sent) {
+      auto& c = classes_[static_cast<std::size_t>(id)];
+      const auto& p = processes_[static_cast<std::size_t>(c.process)];
+      if (!p.member[kNode]) continue;
+      const int group = group_of(p, kNode);
+      auto& g = groups_[static_cast<std::size_t>(group)];
+      const double rate = inter_rate(c, share(g) / p.inter_count);
+      if (rate == c.rate) continue;
+      settle(c, t);
+      c.rate = rate;
+      schedule(g, id, t);
+      report(id, t);
+      touched.push_back(group);
+    }
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  for (int group : touched) publish(group);
+}
+
+void StaircaseSharing::flush() {
+  if (!stale_nodes_.empty() || !stale_senders_.empty()) refresh_senders(stale_since_);
 }
 
 void StaircaseSharing::refresh_process(int process, GroupKind kind, double t) {
@@ -259,9 +344,8 @@ void StaircaseSharing::apply_factor(int src_node, int dst_node, double t) {
     settle(c, t);
     c.factor = factor;
     if (!p.member[kNode]) continue;
-    c.rate = s / p.inter_count * factor;
-    const double gap = c.messages.smallest_gap();
-    g.completions.set(id, gap <= kByteTolerance ? t : t + gap / c.rate);
+    c.rate = inter_rate(c, s / p.inter_count);
+    schedule(g, id, t);
     report(id, t);
   }
   publish(group);
@@ -285,6 +369,14 @@ void StaircaseSharing::report(int c, double t) {
     cause.factor = k.factor;
     cause.source_node = k.source_node;
     cause.waiting = !p.member[kNode];
+    if (k.source_process >= 0) {
+      const auto& sender = processes_[static_cast<std::size_t>(k.source_process)];
+      cause.sender = k.source_process;
+      cause.senders = static_cast<int>(senders_of_node_[static_cast<std::size_t>(sender.node)].size());
+      cause.sent_messages = sender.sending;
+      cause.sender_limited = p.member[kNode] && k.rate < share(g) / p.inter_count * k.factor;
+      if (cause.source_node < 0) cause.source_node = sender.node;
+    }
   } else {
     const auto& g = groups_[static_cast<std::size_t>(group_of(p, kSocket))];
     const double n = static_cast<double>(g.members.size());
@@ -319,7 +411,7 @@ void StaircaseSharing::after_change(int process, GroupKind kind, double t, bool 
 
 void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double bytes, double now,
                            std::vector<Completion>& done) {
-  advance(now, done);
+  advance_events(now, done);
   now = std::max(now, clock_);
   clock_ = now;
   auto& p = processes_[static_cast<std::size_t>(dst)];
@@ -328,17 +420,25 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     settle_process(dst, kNode, now);
     add_weights(p, g, -1);
     // Classes by source node exist for the fabric's factor of each node
-    // pair; without a fabric every message of the process moves at the same
-    // rate, and one class holds them all (an event then costs O(log m)).
+    // pair, by sending process for the sender side's cap; without either
+    // every message of the process moves at the same rate, and one class
+    // holds them all (an event then costs O(log m)).
     const int source_node = fabric_ ? processes_[static_cast<std::size_t>(src)].node : -1;
-    auto it = std::find_if(p.inter.begin(), p.inter.end(),
-                           [&](int c) { return classes_[static_cast<std::size_t>(c)].source_node == source_node; });
+    const int source_process = options_.sender_nic ? src : -1;
+    auto it = std::find_if(p.inter.begin(), p.inter.end(), [&](int c) {
+      const auto& k = classes_[static_cast<std::size_t>(c)];
+      return k.source_node == source_node && k.source_process == source_process;
+    });
     int c = it == p.inter.end() ? -1 : *it;
     if (c < 0) {
       c = new_class(dst, source_node);
       if (fabric_) {
         classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
         g.classes_from[source_node].push_back(c);
+      }
+      if (source_process >= 0) {
+        classes_[static_cast<std::size_t>(c)].source_process = source_process;
+        processes_[static_cast<std::size_t>(src)].sent.push_back(c);
       }
       processes_[static_cast<std::size_t>(dst)].inter.push_back(c);
     }
@@ -347,6 +447,7 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     if (observer_) members_[static_cast<std::size_t>(c)].push_back(id);
     ++q.inter_count;
     add_weights(q, g, +1);
+    if (source_process >= 0) count_sent(source_process, +1, stale_nodes_, stale_senders_);
     after_change(dst, kNode, now, update_membership(dst, kNode));
     if (options_.sequential_levels) {
       settle_process(dst, kSocket, now);
@@ -364,10 +465,25 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
   if (!processes_[static_cast<std::size_t>(dst)].member[kSocket]) report(c, now);  // held back (sequential levels)
 }
 
-double StaircaseSharing::next_event() const { return schedule_.empty() ? kInfinity : schedule_.top().time; }
+double StaircaseSharing::next_event() const {
+  if (!stale_nodes_.empty() || !stale_senders_.empty()) return stale_since_;
+  return schedule_.empty() ? kInfinity : schedule_.top().time;
+}
 
 void StaircaseSharing::advance(double now, std::vector<Completion>& done) {
+  advance_events(now, done);
+  flush();
+}
+
+// The completions up to `now`; sending-side changes of an earlier instant,
+// or of this one when a completion is due, are applied first.
+void StaircaseSharing::advance_events(double now, std::vector<Completion>& done) {
+  if (now > stale_since_) flush();
   while (!schedule_.empty() && schedule_.top().time <= now) {
+    if (!stale_nodes_.empty() || !stale_senders_.empty()) {
+      flush();  // the completion times may have moved: look again
+      continue;
+    }
     const double time = schedule_.top().time;
     const int group = schedule_.top().id;
     schedule_.pop();  // the event republishes the group
@@ -397,7 +513,9 @@ void StaircaseSharing::process_group_event(int group, double t, std::vector<Comp
       auto& list = members_[static_cast<std::size_t>(id)];
       for (auto k = before; k < ids.size(); ++k) list.erase(std::find(list.begin(), list.end(), ids[k]));
     }
-    if (kind == kNode) p.inter_count -= static_cast<int>(ids.size() - before);
+    const int popped = static_cast<int>(ids.size() - before);
+    if (kind == kNode) p.inter_count -= popped;
+    if (c.source_process >= 0 && popped > 0) count_sent(c.source_process, -popped, stale_nodes_, stale_senders_);
     if (c.messages.empty()) {
       g.completions.erase(id);
       free_class(id);

@@ -43,6 +43,11 @@ struct StaircaseOptions {
   // cannot overlap; by default they do. When sequential, a process receives
   // its intra-node data only while it has no inter-node data moving.
   bool sequential_levels = false;
+  // A departure from the paper (models/staircase/README.md, "The sending
+  // side"): an inter-node message also moves at most at its sender's share
+  // of the sending node, BW_MP(n_s)/n_s for the node's n_s sending
+  // processes, split evenly over the sender's inter-node messages.
+  bool sender_nic = true;
 };
 
 class StaircaseSharing {
@@ -70,6 +75,11 @@ class StaircaseSharing {
     double factor = 1;     // node: the fabric's phi for the pair
     int source_node = -1;  // node, with a fabric: the sending node
     bool waiting = false;  // sequential levels: held until the process's inter-node data is in
+    // node, sender side: the sending node's share, not the receiving group's, sets the rate
+    bool sender_limited = false;
+    int sender = -1;        // the sending process (rank), with the sender side
+    int senders = 0;        // n_s: processes of the sending node sending inter-node data
+    int sent_messages = 0;  // the sender's inter-node messages sharing its share
   };
   // observer(ids, at, rate, cause): from `at` on the messages `ids` move at
   // `rate` B/s each, for `cause`. Set before the first add(); it makes the
@@ -79,10 +89,16 @@ class StaircaseSharing {
   void observe(RateObserver observer) { observer_ = std::move(observer); }
   const FabricSharing* fabric() const { return fabric_.get(); }
 
-  // Earliest time a flow completes (infinity if none moves).
+  // Earliest time a flow completes (infinity if none moves), or the time of
+  // sending-side rates still to bring up to date (flush()).
   double next_event() const;
-  // Processes every completion at or before `now`, in time order.
+  // Processes every completion at or before `now`, in time order, and
+  // brings every rate up to date.
   void advance(double now, std::vector<Completion>& done);
+  // Brings the sending side's rates up to date. add() defers them to the
+  // end of its instant, so that many messages starting together cost one
+  // refresh per sender; call it when the instant's adds are done.
+  void flush();
   // Calls f(id, rate) for each moving message, its rate in B/s (for --step).
   template <class F>
   void for_each_flow(F f) const {
@@ -96,8 +112,9 @@ class StaircaseSharing {
   struct Class {
     MessageClass messages;
     int process = -1;
-    int source_node = -1;  // inter-node classes
-    double rate = 0;       // per message, B/s, since settled_at
+    int source_node = -1;     // inter-node classes, with a fabric
+    int source_process = -1;  // inter-node classes, with the sender side: the sending rank
+    double rate = 0;          // per message, B/s, since settled_at
     double settled_at = 0;
     double factor = 1;  // the fabric's phi for its node pair
   };
@@ -108,6 +125,9 @@ class StaircaseSharing {
     std::vector<int> inter;  // classes of inter-node messages, by source node
     int inter_count = 0;
     bool member[2] = {false, false};
+    // The sending side: its inter-node messages moving out, and the classes holding them.
+    int sending = 0;
+    std::vector<int> sent;
   };
   struct Group {
     GroupKind kind;
@@ -126,6 +146,11 @@ class StaircaseSharing {
   void settle(Class& c, double t);
   void settle_process(int process, GroupKind kind, double t);
   double share(const Group& g) const;
+  double inter_rate(const Class& c, double per_message) const;
+  void schedule(Group& g, int id, double t);
+  void count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders);
+  void refresh_senders(double t);
+  void advance_events(double now, std::vector<Completion>& done);
   void set_rates(int process, GroupKind kind, double t);
   void refresh_process(int process, GroupKind kind, double t);
   void refresh_group(int group, double t);
@@ -144,7 +169,12 @@ class StaircaseSharing {
   std::vector<Process> processes_;  // by rank
   std::vector<Class> classes_;
   std::vector<int> free_classes_;
-  std::vector<Group> groups_;  // socket groups first, then node groups
+  std::vector<Group> groups_;                      // socket groups first, then node groups
+  std::vector<std::vector<int>> senders_of_node_;  // with the sender side: processes sending inter-node data
+  // Sending-side changes not yet applied to the rates: nodes whose number of
+  // senders changed, senders whose number of messages changed, since when.
+  std::vector<int> stale_nodes_, stale_senders_;
+  double stale_since_ = 0;
   int node_group_base_ = 0;
   IndexedHeap<int> schedule_;  // group -> its earliest completion, as last published
   double clock_ = 0;

@@ -76,6 +76,11 @@ class CommunicationModel {
   // on the core share it). Models without CPU costs keep 0.
   virtual double send_overhead(const Transfer& /*t*/) const { return 0; }
   virtual double receive_overhead(const Transfer& /*t*/) const { return 0; }
+  // The least time between the beginnings of two consecutive sends (or two
+  // consecutive receives) of a rank after `t` (LogGOPS g). Only compositions
+  // charge it on the CPU (`--model A+loggops`, overheads_on_top.hpp); a model
+  // used alone charges its gaps where it models them (loggops: its NIC).
+  virtual double overhead_gap(const Transfer& /*t*/) const { return 0; }
   // With attribution: the time from t.start to the arrival of its last byte
   // that the model gives `t` alone on the platform, with the same protocol
   // (the denominator of its slowdown; each model's README, "Attribution").
@@ -97,6 +102,9 @@ struct ModelInfo {
   std::string name;
   std::string description;  // one line
   std::string citation;     // the paper (or "SimGrid" for its own models)
+  // Whether its send/receive_overhead and overhead_gap are CPU costs it can
+  // add on top of another model's data movement (`--model A+NAME`).
+  bool charges_cpu_overheads = false;
   // Checks the model's section of a platform file (errors with file:line).
   std::function<void(const Platform&, const YamlField& parameters)> validate;
   std::function<std::unique_ptr<CommunicationModel>(const ModelContext&)> create;
@@ -121,8 +129,10 @@ ModelInfo parameterized_model_info(std::string name, std::string description, st
 class ModelRegistry {
  public:
   void add(ModelInfo info);
-  // Throws with the list of valid names (and a "did you mean") when unknown.
-  const ModelInfo& get(std::string_view name) const;
+  // A registered model, or a composition of registered models
+  // (model_composition.hpp: `A+loggops`, `intra=A,inter=B`). Throws with the
+  // list of valid names (and a "did you mean") when unknown.
+  ModelInfo get(std::string_view name) const;
   const std::vector<ModelInfo>& all() const { return models_; }
   std::vector<std::string> names() const;
   // Every section under `models:` must name a registered model and be valid for it.

@@ -3,6 +3,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 #include "sim/engine/model.hpp"
+#include "sim/engine/model_composition.hpp"
 
 namespace contend {
 
@@ -19,10 +20,11 @@ std::vector<std::string> ModelRegistry::names() const {
   return out;
 }
 
-const ModelInfo& ModelRegistry::get(std::string_view name) const {
+ModelInfo ModelRegistry::get(std::string_view name) const {
   for (const auto& m : models_) {
     if (m.name == name) return m;
   }
+  if (is_composed_model_name(name)) return composed_model_info(name, *this);
   throw Error("unknown model '" + std::string(name) + "'" + did_you_mean(name, names()) +
               "; valid models: " + join(names()));
 }

@@ -1,6 +1,9 @@
 #include "tests/harness/sim_fixture.hpp"
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -128,6 +131,46 @@ std::string describe_intervals(const MessageAttribution& m) {
            "; ";
   }
   return out;
+}
+
+std::string random_bandwidth_table(std::mt19937& rng) {
+  const int base = 100 + static_cast<int>(rng() % 900);
+  if (rng() % 2 == 0) return std::to_string(base) + "MB/s";
+  return "{1: " + std::to_string(base) + "MB/s, 2: " + std::to_string(base * 3 / 2) +
+         "MB/s, 4: " + std::to_string(base * 2) + "MB/s}";
+}
+
+std::vector<PatternMessage> random_messages(std::mt19937& rng, int ranks, int count) {
+  std::vector<PatternMessage> out;
+  std::set<std::pair<int, int>> pairs;
+  for (int i = 0; i < count; ++i) {
+    PatternMessage m;
+    m.src = static_cast<int>(rng() % static_cast<unsigned>(ranks));
+    m.dst = static_cast<int>(rng() % static_cast<unsigned>(ranks));
+    if (m.src == m.dst || !pairs.emplace(m.src, m.dst).second) continue;
+    m.bytes = rng() % 8 == 0 ? 0 : (rng() % 2 == 0 ? 1 + rng() % 16000 : 16384 + rng() % 2000000);
+    if (rng() % 2 == 0) m.start = static_cast<double>(rng() % 2000) * 1e-6;
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::string exact_message_ends(const Results& r) {
+  std::vector<MessageRecord> messages = r.messages;
+  std::sort(messages.begin(), messages.end(), [](const MessageRecord& a, const MessageRecord& b) {
+    return std::tie(a.src, a.dst, a.start, a.bytes) < std::tie(b.src, b.dst, b.start, b.bytes);
+  });
+  std::ostringstream out;
+  out.precision(17);
+  for (const auto& m : messages) out << m.src << ' ' << m.dst << ' ' << m.bytes << ' ' << m.end << '\n';
+  return out.str();
+}
+
+std::string describe_pattern(const std::vector<PatternMessage>& messages, int ranks, Progress progress) {
+  std::ostringstream out;
+  out << "progress " << progress_name(progress) << "\nranks " << ranks << '\n';
+  for (const auto& m : messages) out << m.src << ' ' << m.dst << ' ' << m.bytes << " @" << m.start << "s\n";
+  return out.str();
 }
 
 }  // namespace contend::test

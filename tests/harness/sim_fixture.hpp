@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -74,5 +75,19 @@ std::string describe_intervals(const MessageAttribution& m);
 
 // The end of the one message from src to dst, less its start.
 double duration(const Results& r, int src, int dst);
+
+// Random cases (property tests): a level's bandwidth, a value or about half
+// the time a sub-linear BW_MP(n) table.
+std::string random_bandwidth_table(std::mt19937& rng);
+// Up to `count` messages between random distinct ranks, one per pair (so
+// that matching order cannot truncate): eager below 16 KiB or rendezvous,
+// now and then empty, half of them starting later (up to 2 ms).
+std::vector<PatternMessage> random_messages(std::mt19937& rng, int ranks, int count);
+// One line "src dst bytes end" per message, sorted by (src, dst, start,
+// bytes), the end printed exactly (17 digits): equal texts, equal bits.
+std::string exact_message_ends(const Results& r);
+// A case as a pattern file and its progression, to replay a failure with
+// `contend simulate`.
+std::string describe_pattern(const std::vector<PatternMessage>& messages, int ranks, Progress progress);
 
 }  // namespace contend::test

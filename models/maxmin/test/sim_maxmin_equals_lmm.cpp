@@ -25,14 +25,6 @@ struct RandomCase {
   Progress progress = Progress::Thread;
 };
 
-std::string bandwidth_table(std::mt19937& rng) {
-  // A non-linear level about half the time: BW_MP(n) grows sub-linearly.
-  const int base = 100 + static_cast<int>(rng() % 900);
-  if (rng() % 2 == 0) return std::to_string(base) + "MB/s";
-  return "{1: " + std::to_string(base) + "MB/s, 2: " + std::to_string(base * 3 / 2) +
-         "MB/s, 4: " + std::to_string(base * 2) + "MB/s}";
-}
-
 std::string network(std::mt19937& rng, int& nodes) {
   switch (rng() % 3) {
     case 0:
@@ -60,23 +52,14 @@ RandomCase random_case(unsigned seed) {
   int nodes = 2;
   const std::string net = network(rng, nodes);
   const int sockets = 1 + static_cast<int>(rng() % 2), cores = 1 + static_cast<int>(rng() % 3);
-  const std::string levels = levels_yaml({"1us", "2us", std::to_string(1 + rng() % 5) + "us"}, "16KiB",
-                                         {bandwidth_table(rng), bandwidth_table(rng), bandwidth_table(rng)});
+  const std::string levels =
+      levels_yaml({"1us", "2us", std::to_string(1 + rng() % 5) + "us"}, "16KiB",
+                  {random_bandwidth_table(rng), random_bandwidth_table(rng), random_bandwidth_table(rng)});
   const std::string nic = "{bandwidth: " + std::to_string(300 + rng() % 700) + "MB/s}";
   c.platform = platform_yaml(nodes, sockets, cores, levels, net, nic);
   c.ranks = nodes * sockets * cores;
   const int count = 2 + static_cast<int>(rng() % 10);
-  std::set<std::pair<int, int>> pairs;  // one message per pair: matching order cannot truncate
-  for (int i = 0; i < count; ++i) {
-    PatternMessage m;
-    m.src = static_cast<int>(rng() % static_cast<unsigned>(c.ranks));
-    m.dst = static_cast<int>(rng() % static_cast<unsigned>(c.ranks));
-    if (m.src == m.dst || !pairs.emplace(m.src, m.dst).second) continue;
-    // Eager (below 16 KiB) or rendezvous, and now and then empty.
-    m.bytes = rng() % 8 == 0 ? 0 : (rng() % 2 == 0 ? 1 + rng() % 16000 : 16384 + rng() % 2000000);
-    if (rng() % 2 == 0) m.start = static_cast<double>(rng() % 2000) * 1e-6;  // staggered
-    c.messages.push_back(m);
-  }
+  c.messages = random_messages(rng, c.ranks, count);
   c.progress = rng() % 3 == 0 ? Progress::None : Progress::Thread;
   return c;
 }
@@ -88,26 +71,11 @@ std::string message_ends(const RandomCase& c, const std::string& model) {
     RunOptions options;
     options.model = model;
     options.progress = c.progress;
-    const Results r = run_pattern(c.platform, c.messages, c.ranks, options);
-    std::vector<MessageRecord> messages = r.messages;
-    std::sort(messages.begin(), messages.end(), [](const MessageRecord& a, const MessageRecord& b) {
-      return std::tie(a.src, a.dst, a.start, a.bytes) < std::tie(b.src, b.dst, b.start, b.bytes);
-    });
-    std::ostringstream out;
-    out.precision(17);
-    for (const auto& m : messages) out << m.src << ' ' << m.dst << ' ' << m.bytes << ' ' << m.end << '\n';
-    return out.str();
+    return exact_message_ends(run_pattern(c.platform, c.messages, c.ranks, options));
   });
 }
 
-// The case as a pattern file and its progression, to replay a failure with
-// `contend simulate`.
-std::string describe(const RandomCase& c) {
-  std::ostringstream out;
-  out << "progress " << progress_name(c.progress) << "\nranks " << c.ranks << '\n';
-  for (const auto& m : c.messages) out << m.src << ' ' << m.dst << ' ' << m.bytes << " @" << m.start << "s\n";
-  return out.str();
-}
+std::string describe(const RandomCase& c) { return describe_pattern(c.messages, c.ranks, c.progress); }
 
 struct Line {
   int src, dst;
