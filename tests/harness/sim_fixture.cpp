@@ -71,6 +71,7 @@ Results run(const std::string& platform_text, Workload& workload, const RunOptio
   options.record_messages = true;
   options.progress_line = o.progress_line;
   options.attribution = o.attribution;
+  options.record_timeline = o.timeline;
   return simulate(platform, mapping, workload, o.models ? *o.models : all_models(), options);
 }
 
@@ -127,6 +128,21 @@ std::string describe_intervals(const MessageAttribution& m) {
     out += i.resource + " [" + std::to_string(i.begin) + ", " + std::to_string(i.end) + ") @" + std::to_string(i.rate) +
            "; ";
   }
+  return out;
+}
+
+std::vector<std::pair<double, double>> load_samples(const Results& r, const std::string& name) {
+  std::vector<std::pair<double, double>> out;
+  const auto& resources = r.timeline.resources();
+  for (const auto& l : r.timeline.loads()) {
+    if (resources[l.resource].name == name) out.emplace_back(l.time, l.load);
+  }
+  return out;
+}
+
+std::vector<double> load_values(const Results& r, const std::string& name) {
+  std::vector<double> out;
+  for (const auto& [time, load] : load_samples(r, name)) out.push_back(load);
   return out;
 }
 
