@@ -29,6 +29,7 @@
 
 #include "models/flowcut/conflict_graph.hpp"
 #include "models/flowcut/cut_table.hpp"
+#include "sim/core/timeline_loads.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/fluid_model.hpp"
@@ -99,10 +100,13 @@ class FlowCutModel final : public FluidModel {
     f.remaining = f.bytes;
     f.since = at;
     graph_.add(id, f.src_node, f.dst_node, next_order_++);
+    if (context().loads != nullptr) record_loads(f, at);
   }
 
-  void on_delivered(TransferId id, double /*time*/) override {
-    if (graph_.contains(id)) graph_.remove(id);
+  void on_delivered(TransferId id, double time) override {
+    if (!graph_.contains(id)) return;
+    graph_.remove(id);
+    if (context().loads != nullptr) record_loads(flows_[id], time);
   }
 
   void advance_sharing(double now, std::vector<Completion>& /*completed*/) override {
@@ -127,6 +131,23 @@ class FlowCutModel final : public FluidModel {
     f.rate = network_bandwidth_ / (1.0 + graph_.cut(id));
     deliver_at(id, now + f.remaining / f.rate);
     if (recorder() != nullptr) record(id, now);
+  }
+
+  // Timeline: the flows leaving the flow's source node (its outgo) and
+  // entering its destination node (its income), Sec. 5.1's groups.
+  void record_loads(const Flow& f, double at) {
+    auto track = [this](std::vector<ResourceLoads::Id>& tracks, const char* side, int node) {
+      const auto slot = static_cast<std::size_t>(node);
+      if (tracks.size() <= slot) tracks.resize(slot + 1, kUntracked);
+      if (tracks[slot] == kUntracked) {
+        tracks[slot] = context().loads->resource(fmt::format("flowcut:{}@node{}", side, node), "flows");
+      }
+      return tracks[slot];
+    };
+    context().loads->set(track(outgo_tracks_, "outgo", f.src_node), at,
+                         static_cast<double>(graph_.leaving(f.src_node).size()));
+    context().loads->set(track(income_tracks_, "income", f.dst_node), at,
+                         static_cast<double>(graph_.entering(f.dst_node).size()));
   }
 
   // Attribution: the elementary conflict that set the flow's cut (Table 2).
@@ -200,6 +221,8 @@ class FlowCutModel final : public FluidModel {
   double network_bandwidth_;
   std::vector<Flow> flows_;  // inter-node flows, by transfer id
   std::uint64_t next_order_ = 0;
+  static constexpr ResourceLoads::Id kUntracked = UINT32_MAX;
+  std::vector<ResourceLoads::Id> outgo_tracks_, income_tracks_;  // by node, with a timeline
 };
 
 }  // namespace

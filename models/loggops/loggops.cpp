@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "models/loggops/loggops_parameters.hpp"
+#include "sim/core/timeline_loads.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/fluid_model.hpp"
@@ -68,6 +69,19 @@ class LogGopsModel final : public FluidModel {
     const double cpu_done = t.post_time + overheads(t).send(k);
     deliver_at(id, std::max(cpu_done, nic) + p.L);
     if (recorder() != nullptr) record(t, now, inject, cpu_done, p);
+    if (context().loads != nullptr) record_queue(t.src, now, nic);
+    if (context().step) plan_step(id, now, inject, nic, k);
+  }
+
+  // For --step: the messages the NICs inject now (their g + G k), at
+  // k / (g + G k). The o phases are the ranks' CPU time (the timeline's
+  // spans) and L is the wire's: no NIC is busy with the message then.
+  bool moving_transfers(std::vector<MovingTransfer>& out) const override {
+    const double now = std::max(clock(), last_start_);
+    for (const Injection& i : injections_) {
+      if (i.begin <= now && now < i.end) out.push_back({i.id, i.rate});
+    }
+    return true;
   }
 
   // Alone (idle NIC, receive posted): max(o_s + O_s k, g + G k) + L.
@@ -116,9 +130,42 @@ class LogGopsModel final : public FluidModel {
     }
   }
 
+  // Timeline: the messages of rank `src` at its NIC, waiting for its gap or
+  // being injected (g + G k), from `now` to `injected` (the NIC's queue is
+  // FIFO: each ends where the next may start).
+  void record_queue(int src, double now, double injected) {
+    const auto slot = static_cast<std::size_t>(src);
+    if (nic_tracks_.size() <= slot) nic_tracks_.resize(slot + 1, kUntracked);
+    if (nic_tracks_[slot] == kUntracked) {
+      nic_tracks_[slot] = context().loads->resource(fmt::format("loggops:nic@rank{}", src), "messages");
+    }
+    context().loads->change(nic_tracks_[slot], now, +1);
+    context().loads->change(nic_tracks_[slot], injected, -1);
+  }
+
+  // --step: keeps the NIC phase of `id`, and has the model wake when it
+  // begins and ends (no event of the run marks those instants otherwise).
+  void plan_step(TransferId id, double now, double inject, double injected, double k) {
+    last_start_ = std::max(last_start_, now);
+    std::erase_if(injections_, [now](const Injection& i) { return i.end <= now; });
+    if (!(injected > inject)) return;  // no NIC time: nothing moves
+    injections_.push_back({id, inject, injected, k / (injected - inject)});
+    if (inject > now) wake_at(inject);
+    wake_at(injected);
+  }
+
   LogGopsParameters parameters_;
   std::vector<double> nic_free_;                                           // per rank: when its NIC may inject again
   mutable std::vector<std::array<const LogGopsOverheads*, 6>> overheads_;  // by datatype id, then level x range
+  static constexpr ResourceLoads::Id kUntracked = UINT32_MAX;
+  std::vector<ResourceLoads::Id> nic_tracks_;  // by rank, with a timeline
+  struct Injection {
+    TransferId id;
+    double begin, end;  // the NIC injects the message over [begin, end)
+    double rate;        // k / (g + G k)
+  };
+  std::vector<Injection> injections_;  // with --step: not yet over at the last start
+  double last_start_ = 0;              // with --step: the time of the last start
 };
 
 }  // namespace

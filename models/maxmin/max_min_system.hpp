@@ -61,6 +61,7 @@ class MaxMinSystem {
   // crossed by n flows) and the flows crossing it.
   double capacity(LinkId l) const { return links_[l].dynamic_bound; }
   int link_flows(LinkId l) const { return links_[l].flows; }
+  Policy policy(LinkId l) const { return links_[l].policy; }
   // The rate of one flow of `v` alone in the system: its smallest link
   // capacity for one flow, at most its bound.
   double alone_rate(VariableId v) const;

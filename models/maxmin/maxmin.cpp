@@ -21,6 +21,7 @@
 #include "models/maxmin/max_min_system.hpp"
 #include "models/maxmin/route_classes.hpp"
 #include "models/maxmin/route_flows.hpp"
+#include "sim/core/timeline_loads.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/daemon_loop.hpp"
@@ -57,7 +58,11 @@ struct Waker {
 class MaxMinModel final : public CommunicationModel {
  public:
   explicit MaxMinModel(const ModelContext& c)
-      : sink_(c.sink), recorder_(c.recorder), routes_(c.simgrid, c.mapping, system_), mutex_(sg4::Mutex::create()) {
+      : sink_(c.sink),
+        recorder_(c.recorder),
+        loads_(c.loads),
+        routes_(c.simgrid, c.mapping, system_),
+        mutex_(sg4::Mutex::create()) {
     // SimGrid's network model has its events happen at the first clock
     // value within its timing precision before them, whatever model made
     // the clock advance (a rank's computation ending, say): so do these.
@@ -125,6 +130,7 @@ class MaxMinModel final : public CommunicationModel {
     if (flows_.size() <= route) flows_.resize(routes_.size());
     flows_[route].join(id, static_cast<double>(sink_.transfer(id).bytes), at);
     system_.add_flows(routes_.route(route).variable, 1);
+    if (loads_) touch_links(route);
     if (recorder_) {
       if (members_.size() <= route) members_.resize(routes_.size());
       members_[route].push_back(id);
@@ -165,6 +171,7 @@ class MaxMinModel final : public CommunicationModel {
       const auto before = completed.size();
       const int done = flows_[route].complete_due(now, kTimingPrecision, completed);
       system_.remove_flows(routes_.route(route).variable, done);
+      if (loads_) touch_links(route);
       if (recorder_) {
         auto& list = members_[route];
         for (auto k = before; k < completed.size(); ++k) list.erase(std::find(list.begin(), list.end(), completed[k]));
@@ -181,6 +188,32 @@ class MaxMinModel final : public CommunicationModel {
       }
     }
     solve_at_ = kNever;
+    if (loads_) record_loads(now);
+  }
+
+  // Timeline: the flows crossing each shared link (SimGrid's concurrency of
+  // the constraint), for the links whose flows changed at this instant.
+  // Fat pipes are left out: a flow there never slows another.
+  void touch_links(std::uint32_t route) {
+    for (MaxMinSystem::LinkId l : system_.links(routes_.route(route).variable)) {
+      if (l >= link_tracks_.size()) link_tracks_.resize(l + 1, kUntracked);
+      if (link_tracks_[l] == kUntracked) {
+        if (system_.policy(l) == MaxMinSystem::Policy::FatPipe) continue;
+        link_tracks_[l] = loads_->resource(SimgridPlatform::resource_name(routes_.link(l)), "flows");
+      }
+      if (link_touched_.size() <= l) link_touched_.resize(l + 1, false);
+      if (!link_touched_[l]) {
+        link_touched_[l] = true;
+        touched_links_.push_back(l);
+      }
+    }
+  }
+  void record_loads(double now) {
+    for (MaxMinSystem::LinkId l : touched_links_) {
+      loads_->set(link_tracks_[l], now, system_.link_flows(l));
+      link_touched_[l] = false;
+    }
+    touched_links_.clear();
   }
 
   // Sleeps until the next event (a timer at its exact time, or the first
@@ -233,6 +266,11 @@ class MaxMinModel final : public CommunicationModel {
   TransferSink& sink_;
   AttributionRecorder* recorder_;                 // null unless the run records attribution
   std::vector<std::vector<TransferId>> members_;  // by route, with a recorder: its flows moving
+  ResourceLoads* loads_;                          // null unless the run records a timeline
+  static constexpr ResourceLoads::Id kUntracked = UINT32_MAX;
+  std::vector<ResourceLoads::Id> link_tracks_;       // by link, with loads: its track
+  std::vector<bool> link_touched_;                   // by link: in touched_links_
+  std::vector<MaxMinSystem::LinkId> touched_links_;  // links whose flows changed since the last record
   MaxMinSystem system_;
   RouteClasses routes_;
   std::vector<RouteFlows> flows_;        // by route

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/timeline_loads.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/daemon_loop.hpp"
@@ -84,6 +85,15 @@ class SimgridLmmModel final : public CommunicationModel {
     return latency + static_cast<double>(t.bytes) / rate;
   }
 
+  // No --step: an action's rate (kernel/resource/Action.hpp, get_rate())
+  // is reached from an s4u::Comm only through its kernel activity
+  // (Activity::get_impl()), whose class Debian's SimGrid 3.32 does not
+  // install the header of.
+  std::string no_rates_reason() const override {
+    return "SimGrid 3.32's public API gives a communication's remaining bytes, not its rate (the action holding it "
+           "sits behind kernel activity classes whose headers Debian does not install)";
+  }
+
   void await(TransferId id) override {
     // The engine only awaits transfers still moving. Their communication may
     // not be started yet: the starter actor has not run, or is inside
@@ -115,6 +125,7 @@ class SimgridLmmModel final : public CommunicationModel {
 
   void deliver(TransferId id, double finish) {
     if (context_.recorder != nullptr) record(context_.sink.transfer(id), finish);
+    if (context_.loads != nullptr) record_loads(context_.sink.transfer(id), finish);
     context_.sink.deliver(id, finish);
   }
 
@@ -140,6 +151,24 @@ class SimgridLmmModel final : public CommunicationModel {
         fmt::format("SimGrid's LMM shares {} among the flows crossing them; average rate {} (SimGrid 3.32 does not "
                     "say which link fixed it)",
                     fmt::join(names, ", "), units::format_bandwidth(rate)));
+  }
+
+  // Timeline: the flows crossing each shared link of the route (SimGrid's
+  // concurrency of the constraint), from the end of the route's latency
+  // (CM02: the action's variable gets its weight then) to the finish. SimGrid
+  // 3.32's public API shows no constraint's concurrency; the model knows
+  // each message's interval only once it is over, so it reports it then, as
+  // two changes (sim/core/timeline_loads.hpp puts them in time order).
+  void record_loads(const Transfer& t, double finish) {
+    double latency = 0;
+    for (const sg4::Link* link : route(t, latency)) {
+      if (link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) continue;
+      auto [it, inserted] = link_tracks_.try_emplace(link, 0);
+      if (inserted) it->second = context_.loads->resource(SimgridPlatform::resource_name(link), "flows");
+      const double joined = std::min(t.start + latency, finish);
+      context_.loads->change(it->second, joined, +1);
+      context_.loads->change(it->second, finish, -1);
+    }
   }
 
   void run_starter() {
@@ -185,7 +214,8 @@ class SimgridLmmModel final : public CommunicationModel {
   std::vector<sg4::CommPtr> comms_;  // by transfer id, while in flight
   // Per rank actor (pid): the transfers it started.
   std::unordered_map<long, std::vector<TransferId>> started_by_;
-  std::vector<TransferId> to_start_;  // by the starter actor
+  std::vector<TransferId> to_start_;                                     // by the starter actor
+  std::unordered_map<const sg4::Link*, ResourceLoads::Id> link_tracks_;  // with a timeline
   bool starter_waiting_ = false;
   sg4::MutexPtr mutex_ = sg4::Mutex::create();
   sg4::ConditionVariablePtr starter_ = sg4::ConditionVariable::create();

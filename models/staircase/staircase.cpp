@@ -14,6 +14,7 @@
 #include <string>
 #include <variant>
 
+#include "sim/core/timeline_loads.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/fluid_model.hpp"
@@ -32,6 +33,11 @@ class StaircaseModel final : public FluidModel {
     if (c.recorder != nullptr) {
       sharing_.observe([this](const std::vector<TransferId>& ids, double at, double rate,
                               const StaircaseSharing::RateCause& cause) { record(ids, at, rate, cause); });
+    }
+    if (c.loads != nullptr) {
+      sharing_.observe_groups([this](int group, const StaircaseSharing::GroupName& name, double at, int members) {
+        record_members(group, name, at, members);
+      });
     }
   }
 
@@ -145,12 +151,28 @@ class StaircaseModel final : public FluidModel {
     for (TransferId id : ids) recorder()->bound(sink().transfer(id), at, resource, rate, detail);
   }
 
+  // Timeline: the processes N receiving on each group (Thune eqs. (5), (12):
+  // the N of BW_MP(N)), under the group's attribution name without "(N=n)".
+  void record_members(int group, const StaircaseSharing::GroupName& name, double at, int members) {
+    const auto slot = static_cast<std::size_t>(group);
+    if (group_tracks_.size() <= slot) group_tracks_.resize(slot + 1, kUntracked);
+    if (group_tracks_[slot] == kUntracked) {
+      group_tracks_[slot] =
+          context().loads->resource(name.node_level ? fmt::format("staircase:node{}", name.node)
+                                                    : fmt::format("staircase:node{}/socket{}", name.node, name.socket),
+                                    "processes");
+    }
+    context().loads->set(group_tracks_[slot], at, members);
+  }
+
   static bool fabric_enabled(const YamlField& params) {
     const auto f = params.child("fabric");
     return !f.present() || f.as_bool();
   }
 
   StaircaseSharing sharing_;
+  static constexpr ResourceLoads::Id kUntracked = UINT32_MAX;
+  std::vector<ResourceLoads::Id> group_tracks_;  // by group, with a timeline
   // Completions found while adding a message or advancing, reported at the
   // next advance_sharing().
   std::vector<StaircaseSharing::Completion> done_;

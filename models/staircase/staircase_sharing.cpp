@@ -282,9 +282,11 @@ bool StaircaseSharing::update_membership(int process, GroupKind kind) {
   p.member[kind] = wanted;
   if (wanted) {
     g.members.push_back(process);
+    report_members(group_of(p, kind));
     return true;
   }
   g.members.erase(std::find(g.members.begin(), g.members.end(), process));
+  report_members(group_of(p, kind));
   // Its classes (if any, in sequential mode) wait unserved.
   auto suspend = [&](int id) {
     if (id < 0) return;
@@ -299,6 +301,13 @@ bool StaircaseSharing::update_membership(int process, GroupKind kind) {
     for (int c : p.inter) suspend(c);
   }
   return true;
+}
+
+void StaircaseSharing::report_members(int group) const {
+  if (!group_observer_) return;
+  const auto& g = groups_[static_cast<std::size_t>(group)];
+  const GroupName name{g.kind == kNode, g.node, g.kind == kNode ? -1 : group % platform_.nodes.sockets};
+  group_observer_(group, name, clock_, static_cast<int>(g.members.size()));
 }
 
 // Node groups keep, per source node A, the sum over members of c_pA / m_p,

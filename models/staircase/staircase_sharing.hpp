@@ -87,6 +87,15 @@ class StaircaseSharing {
   using RateObserver =
       std::function<void(const std::vector<TransferId>& ids, double at, double rate, const RateCause& cause)>;
   void observe(RateObserver observer) { observer_ = std::move(observer); }
+  // group_observer(group, at, members): from `at` on, `members` processes
+  // receive on the group (timeline counter tracks). Cheap: one call per
+  // change of a group's membership.
+  struct GroupName {
+    bool node_level = false;  // the node group, else a socket group
+    int node = 0, socket = -1;
+  };
+  using GroupObserver = std::function<void(int group, const GroupName& name, double at, int members)>;
+  void observe_groups(GroupObserver observer) { group_observer_ = std::move(observer); }
   const FabricSharing* fabric() const { return fabric_.get(); }
 
   // Earliest time a flow completes (infinity if none moves), or the time of
@@ -155,6 +164,7 @@ class StaircaseSharing {
   void refresh_process(int process, GroupKind kind, double t);
   void refresh_group(int group, double t);
   bool update_membership(int process, GroupKind kind);
+  void report_members(int group) const;
   void add_weights(const Process& p, Group& g, double sign);
   void update_fabric(int group, double t);
   void apply_factor(int src_node, int dst_node, double t);
@@ -179,6 +189,7 @@ class StaircaseSharing {
   IndexedHeap<int> schedule_;  // group -> its earliest completion, as last published
   double clock_ = 0;
   RateObserver observer_;
+  GroupObserver group_observer_;
   std::vector<std::vector<TransferId>> members_;  // by class, with an observer
 };
 

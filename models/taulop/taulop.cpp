@@ -3,10 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <string>
+#include <vector>
 
 #include "models/taulop/parameters.hpp"
 #include "models/taulop/transfer_model.hpp"
+#include "sim/core/timeline_loads.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/attribution_recorder.hpp"
 #include "sim/engine/fluid_model.hpp"
@@ -21,6 +24,11 @@ class TauLopModel final : public FluidModel {
     if (c.recorder != nullptr) {
       transfers_.observe([this](taulop::TransferModel::Id id, double at,
                                 const taulop::TransferModel::StepCause& cause) { record(id, at, cause); });
+    }
+    if (c.loads != nullptr) {
+      transfers_.observe_channels([this](taulop::TransferModel::ChannelInstance channel, int node, double at, int tau) {
+        record_concurrency(channel, node, at, tau);
+      });
     }
   }
 
@@ -43,6 +51,18 @@ class TauLopModel final : public FluidModel {
     const taulop::TransferModel::Endpoints e{t.src, t.dst, context().mapping[t.src].node,
                                              context().mapping[t.dst].node};
     transfers_.start(id, e, static_cast<double>(t.bytes), now);
+  }
+
+  // For --step: the messages in a channel step, at m / L^c(m) of their
+  // step alone times 1 / s^c(tau) (Nuriyev et al. Sec. 4): a step's rate
+  // changes when a transfer joins or leaves its channel, and when the
+  // message moves on to its next step (memory, network, memory).
+  bool moving_transfers(std::vector<MovingTransfer>& out) const override {
+    transfers_.for_each_moving([&](taulop::TransferModel::Id id, double work, double fraction) {
+      const double bytes = static_cast<double>(context().sink.transfer(id).bytes);
+      out.push_back({id, work > 0 ? bytes / work * fraction : 0});
+    });
+    return true;
   }
 
   double next_sharing_event() const override { return transfers_.next_event(); }
@@ -84,9 +104,27 @@ class TauLopModel final : public FluidModel {
     }
   }
 
+  // Timeline: tau, the transfers on each channel instance (the c of the
+  // attribution's taulop:memory@nodeN(c=n), taulop:nic@nodeN/out(c=n)).
+  void record_concurrency(taulop::TransferModel::ChannelInstance channel, int node, double at, int tau) {
+    using Instance = taulop::TransferModel::ChannelInstance;
+    auto& tracks = channel_tracks_[static_cast<std::size_t>(channel)];
+    const auto slot = static_cast<std::size_t>(node);
+    if (tracks.size() <= slot) tracks.resize(slot + 1, kUntracked);
+    if (tracks[slot] == kUntracked) {
+      const std::string name = channel == Instance::kMemory   ? fmt::format("taulop:memory@node{}", node)
+                               : channel == Instance::kNicOut ? fmt::format("taulop:nic@node{}/out", node)
+                                                              : fmt::format("taulop:nic@node{}/in", node);
+      tracks[slot] = context().loads->resource(name, "transfers");
+    }
+    context().loads->set(tracks[slot], at, tau);
+  }
+
   taulop::Parameters parameters_;  // before transfers_, which keeps a reference
   taulop::TransferModel transfers_;
   std::vector<taulop::TransferModel::Completion> done_;
+  static constexpr ResourceLoads::Id kUntracked = UINT32_MAX;
+  std::array<std::vector<ResourceLoads::Id>, 3> channel_tracks_;  // by channel instance kind, then node
 };
 
 }  // namespace

@@ -115,6 +115,16 @@ void TransferModel::report(int index, double now) {
   }
 }
 
+void TransferModel::report_concurrency(const Pool& pool, int index, double now) const {
+  if (!channel_observer_) return;
+  if (pool.src_node < 0) {
+    channel_observer_(ChannelInstance::kMemory, index, now, static_cast<int>(pool.members.size()));
+    return;
+  }
+  channel_observer_(ChannelInstance::kNicOut, pool.src_node, now, tau_out_[static_cast<std::size_t>(pool.src_node)]);
+  channel_observer_(ChannelInstance::kNicIn, pool.dst_node, now, tau_in_[static_cast<std::size_t>(pool.dst_node)]);
+}
+
 void TransferModel::reschedule(int index) {
   const Pool& pool = pools_[static_cast<std::size_t>(index)];
   if (pool.members.empty()) {
@@ -182,11 +192,13 @@ void TransferModel::enter_step(Id id, double now) {
   pool.members.push(Pool::Member{pool.served + work, id});
   if (k == StepKind::Memory) {
     set_rate(index, now);
+    report_concurrency(pool, index, now);
     return;
   }
   if (pool.members.size() == 1) activate(index);
   ++tau_out_[static_cast<std::size_t>(f.src_node)];
   ++tau_in_[static_cast<std::size_t>(f.dst_node)];
+  report_concurrency(pool, index, now);
   network_changed(f.src_node, f.dst_node, now);
 }
 
@@ -254,10 +266,12 @@ void TransferModel::pool_event(int index, double time, std::vector<Completion>& 
   }
   if (pool.src_node < 0) {
     set_rate(index, time);
+    report_concurrency(pool, index, time);
   } else {
     if (pool.members.empty()) deactivate(index);
     --tau_out_[static_cast<std::size_t>(pool.src_node)];
     --tau_in_[static_cast<std::size_t>(pool.dst_node)];
+    report_concurrency(pool, index, time);
     reschedule(index);  // empty: no longer scheduled
     network_changed(pool.src_node, pool.dst_node, time);
   }

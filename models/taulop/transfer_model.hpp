@@ -44,6 +44,7 @@
 
 #include "models/taulop/parameters.hpp"
 #include "sim/engine/indexed_heap.hpp"
+#include "sim/engine/queue_contents.hpp"
 
 namespace contend::taulop {
 
@@ -84,6 +85,25 @@ class TransferModel {
   // Set before the first start(); it makes the pools keep their members.
   using StepObserver = std::function<void(Id id, double at, const StepCause& cause)>;
   void observe(StepObserver observer) { observer_ = std::move(observer); }
+  // channel_observer(channel, node, at, tau): from `at` on, `tau` transfers
+  // use the channel instance (kMemory: the node's memory channel; kNicOut,
+  // kNicIn: the network through the node's NIC). One call per change.
+  // Calls f(id, work, fraction) for each message in a channel step (memory
+  // or network; not in its delay o, nor queued behind the pair's previous
+  // message): the step takes `work` seconds alone, and the message moves at
+  // `fraction` of that speed now (1 / s^c(tau)). For --step.
+  template <class F>
+  void for_each_moving(F f) const {
+    for (const Pool& pool : pools_) {
+      for (const auto& member : queue_contents(pool.members)) {
+        const Flow& flow = flows_[member.id];
+        f(member.id, flow.work[static_cast<std::size_t>(flow.step)], pool.rate);
+      }
+    }
+  }
+  enum class ChannelInstance : std::uint8_t { kMemory, kNicOut, kNicIn };
+  using ChannelObserver = std::function<void(ChannelInstance channel, int node, double at, int tau)>;
+  void observe_channels(ChannelObserver observer) { channel_observer_ = std::move(observer); }
 
  private:
   static constexpr Id kNone = 0xffffffffu;
@@ -141,6 +161,8 @@ class TransferModel {
   void step_done(Id id, double time, std::vector<Completion>& completed);
   void pool_event(int pool, double time, std::vector<Completion>& completed);
   void report(int pool, double now);
+  // With a channel observer: the concurrency of pool's channel changed.
+  void report_concurrency(const Pool& pool, int index, double now) const;
 
   const Parameters& parameters_;
   std::vector<Flow> flows_;
@@ -154,6 +176,7 @@ class TransferModel {
   std::unordered_map<std::uint64_t, Lanes> lanes_;
   double clock_ = 0;
   StepObserver observer_;
+  ChannelObserver channel_observer_;
   std::vector<std::vector<Id>> members_;  // by pool, with an observer
 };
 

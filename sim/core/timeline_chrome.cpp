@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "sim/core/buffered_output.hpp"
 #include "sim/core/timeline.hpp"
@@ -73,7 +75,13 @@ class ChromeWriter {
           break;
       }
     }
-    for (const auto& l : t.loads()) load(t.resources()[l.resource], l);
+    // Each resource's name and unit quoted once, the process found once: a
+    // timeline may hold a million samples.
+    std::vector<std::pair<std::string, std::string>> quoted;
+    for (const auto& r : t.resources())
+      quoted.emplace_back(json_string(r.name), json_string(r.unit.empty() ? "load" : r.unit));
+    const int pid = resource_process();
+    for (const auto& l : t.loads()) load(quoted[l.resource].first, quoted[l.resource].second, pid, l);
     out_.append("\n]}\n");
     out_.flush();
   }
@@ -178,10 +186,9 @@ class ChromeWriter {
   }
 
   // A counter track per resource: its load from this time on.
-  void load(const TimelineResource& resource, const ResourceLoadSample& l) {
-    event("{{\"name\":{},\"ph\":\"C\",\"pid\":{},\"ts\":{},\"args\":{{{}:{}}}}}", json_string(resource.name),
-          resource_process(), Microseconds{to_nanoseconds(l.time)},
-          json_string(resource.unit.empty() ? "load" : resource.unit), l.load);
+  void load(const std::string& name, const std::string& unit, int pid, const ResourceLoadSample& l) {
+    event("{{\"name\":{},\"ph\":\"C\",\"pid\":{},\"ts\":{},\"args\":{{{}:{}}}}}", name, pid,
+          Microseconds{to_nanoseconds(l.time)}, unit, l.load);
   }
 
   BufferedOutput out_;

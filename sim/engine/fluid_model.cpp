@@ -61,7 +61,8 @@ double FluidModel::route_latency(int from_node, int to_node) const {
 }
 
 double FluidModel::next_event() const {
-  return std::min(timers_.empty() ? kNever : timers_.top().time, next_sharing_event());
+  const double next = std::min(timers_.empty() ? kNever : timers_.top().time, next_sharing_event());
+  return wakeups_.empty() ? next : std::min(next, wakeups_.top());
 }
 
 void FluidModel::advance(double now) {
@@ -81,6 +82,7 @@ void FluidModel::advance(double now) {
     }
   }
   advance_sharing(now, completed_);
+  while (!wakeups_.empty() && wakeups_.top() <= now) wakeups_.pop();
 }
 
 void FluidModel::run_network_actor() {

@@ -21,7 +21,9 @@
 // when to wake). A start may arrive at a clock value a rounding error before
 // the model's last event; models clamp such times to their own (clock()).
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <queue>
 #include <simgrid/s4u.hpp>
 #include <unordered_map>
 #include <vector>
@@ -70,6 +72,10 @@ class FluidModel : public CommunicationModel {
   void wait_latency(TransferId id, double ready) { timers_.set(id, ready, kLatencyEnd); }
   // `id` arrives at `time`: plans its delivery, or moves it.
   void deliver_at(TransferId id, double time) { timers_.set(id, time, kDelivery); }
+  // For --step (context().step): the actor wakes at `time` (> now), an
+  // instant at which the model's flows change without a timer of their own
+  // (LogGOPS's NIC phases). Nothing happens then but the step log's report.
+  void wake_at(double time) { wakeups_.push(time); }
   // The latency of SimGrid's route between two nodes, looked up once per pair.
   double route_latency(int from_node, int to_node) const;
   // The time of the model's last event (SimGrid's clock may read a rounding
@@ -107,6 +113,7 @@ class FluidModel : public CommunicationModel {
   IndexedHeap<TransferId> timers_;                                   // each transfer's end of latency or delivery
   mutable std::unordered_map<std::uint64_t, double> route_latency_;  // by (source node, destination node)
   std::vector<Completion> completed_;
+  std::priority_queue<double, std::vector<double>, std::greater<>> wakeups_;  // wake_at()
 };
 
 }  // namespace contend

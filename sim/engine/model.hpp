@@ -26,6 +26,7 @@
 namespace contend {
 
 class AttributionRecorder;
+class ResourceLoads;
 class SimgridPlatform;
 
 // What models may ask of the engine.
@@ -52,6 +53,13 @@ struct ModelContext {
   TransferSink& sink;
   // Null unless the run records what bounded each message (attribution_recorder.hpp).
   AttributionRecorder* recorder = nullptr;
+  // Null unless the run records a timeline: the model reports there the load
+  // of each resource it shares, when it changes (sim/core/timeline_loads.hpp;
+  // each model's README, "Timeline").
+  ResourceLoads* loads = nullptr;
+  // The run prints every instant (--step, step_log.hpp): a model whose flows
+  // change at instants no event of its own marks wakes up then too.
+  bool step = false;
 };
 
 class CommunicationModel {
@@ -96,6 +104,8 @@ class CommunicationModel {
   // arrived) with its current rate, and returns true; a model that cannot
   // tell returns false (and --step refuses it).
   virtual bool moving_transfers(std::vector<MovingTransfer>& /*out*/) const { return false; }
+  // Why moving_transfers() cannot tell, in a few words (--step's refusal).
+  virtual std::string no_rates_reason() const { return {}; }
 };
 
 struct ModelInfo {

@@ -14,6 +14,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
+#include "sim/core/timeline_loads.hpp"
 #include "sim/engine/engine_core.hpp"
 #include "sim/engine/mpi.hpp"
 #include "sim/engine/simgrid_platform.hpp"
@@ -185,20 +186,23 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   const SimgridPlatform simgrid(platform, mapping);
   std::unique_ptr<AttributionRecorder> recorder;
   if (options.attribution) recorder = std::make_unique<AttributionRecorder>();
+  std::unique_ptr<ResourceLoads> loads;
+  if (options.record_timeline) loads = std::make_unique<ResourceLoads>();
   EngineCore core(platform, mapping, simgrid, options.record_messages, options.progress.value_or(platform.progress),
                   recorder.get());
-  auto model =
-      info.create(ModelContext{platform, mapping, simgrid, platform.model_section(info.name), core, recorder.get()});
+  auto model = info.create(ModelContext{platform, mapping, simgrid, platform.model_section(info.name), core,
+                                        recorder.get(), loads.get(), options.step_out != nullptr});
   core.set_model(model.get());
   if (options.record_timeline) core.record_timeline();
   std::shared_ptr<StepLog> step_log;
   if (options.step_out != nullptr) {
     std::vector<MovingTransfer> probe;
     if (!model->moving_transfers(probe)) {
+      const std::string reason = model->no_rates_reason();
       throw Error(fmt::format(
-          "model {} does not report its flows' rates, which --step prints (docs/timelines.md lists the models it "
+          "model {} does not report its flows' rates, which --step prints{} (docs/timelines.md lists the models it "
           "works with)",
-          info.name));
+          info.name, reason.empty() ? "" : ": " + reason));
     }
     step_log = std::make_shared<StepLog>(*model, core, *options.step_out);
     sg4::Engine::on_time_advance_cb([weak = std::weak_ptr<StepLog>(step_log)](double) {
@@ -247,7 +251,11 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
                 core.unfinished_report());
   }
   Results results = core.collect_results();
-  if (options.record_timeline) results.timeline = core.take_timeline();
+  if (options.record_timeline) {
+    results.timeline = core.take_timeline();
+    // Appended by resource and time: still in Timeline::sort()'s order.
+    loads->write_to(results.timeline, sg4::Engine::get_clock());
+  }
   results.model = info.name;
   results.workload = workload.description();
   results.platform = platform.name;

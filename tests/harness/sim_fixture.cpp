@@ -74,6 +74,7 @@ Results run(const std::string& platform_text, Workload& workload, const RunOptio
   options.record_messages = true;
   options.progress_line = o.progress_line;
   options.attribution = o.attribution;
+  options.record_timeline = o.timeline;
   return simulate(platform, mapping, workload, o.models ? *o.models : all_models(), options);
 }
 
@@ -155,6 +156,15 @@ std::vector<PatternMessage> random_messages(std::mt19937& rng, int ranks, int co
   return out;
 }
 
+std::vector<std::pair<double, double>> load_samples(const Results& r, const std::string& name) {
+  std::vector<std::pair<double, double>> out;
+  const auto& resources = r.timeline.resources();
+  for (const auto& l : r.timeline.loads()) {
+    if (resources[l.resource].name == name) out.emplace_back(l.time, l.load);
+  }
+  return out;
+}
+
 std::string exact_message_ends(const Results& r) {
   std::vector<MessageRecord> messages = r.messages;
   std::sort(messages.begin(), messages.end(), [](const MessageRecord& a, const MessageRecord& b) {
@@ -171,6 +181,12 @@ std::string describe_pattern(const std::vector<PatternMessage>& messages, int ra
   out << "progress " << progress_name(progress) << "\nranks " << ranks << '\n';
   for (const auto& m : messages) out << m.src << ' ' << m.dst << ' ' << m.bytes << " @" << m.start << "s\n";
   return out.str();
+}
+
+std::vector<double> load_values(const Results& r, const std::string& name) {
+  std::vector<double> out;
+  for (const auto& [time, load] : load_samples(r, name)) out.push_back(load);
+  return out;
 }
 
 }  // namespace contend::test

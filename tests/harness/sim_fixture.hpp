@@ -6,6 +6,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/datatype.hpp"
@@ -52,6 +53,7 @@ struct RunOptions {
   const ModelRegistry* models = nullptr;   // all_models() when null
   ProgressLineOptions progress_line = {};  // off
   bool attribution = false;                // record what bounded each message
+  bool timeline = false;                   // record the timeline (and the models' resource loads)
 };
 
 // Messages are recorded; the platform's errors name test.yaml.
@@ -72,6 +74,12 @@ std::vector<MessageRecord> messages_between(const Results& r, int src, int dst);
 const MessageAttribution& attribution_of(const Results& r, int src, int dst, std::uint32_t seq = 0);
 // "resource [begin, end) @rate" per interval, for readable failures.
 std::string describe_intervals(const MessageAttribution& m);
+
+// The load samples (time, load) of the timeline's resource `name`, in time
+// order (the run must record a timeline; none if the resource is unknown).
+std::vector<std::pair<double, double>> load_samples(const Results& r, const std::string& name);
+// The loads alone, in time order.
+std::vector<double> load_values(const Results& r, const std::string& name);
 
 // The end of the one message from src to dst, less its start.
 double duration(const Results& r, int src, int dst);

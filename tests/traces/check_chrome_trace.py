@@ -11,6 +11,10 @@ usage: check_chrome_trace.py TRACE.json MESSAGES [--shifted SHORT.json OFFSET_US
   id, the end not before the start, MESSAGES of them; read in file order as
   Perfetto reads them (a flow event binds to the slice open on its track),
   each finds a slice open on its track that encloses its time;
+- counter events ("C", the resource loads) are in the "resources" process,
+  one numeric value each; on each counter track the samples are in time
+  order, one per instant, never negative, never twice the same value in a
+  row, and the last one is 0 (every resource is idle at the end);
 - with --shifted: the events after OFFSET_US are SHORT.json's events moved
   by OFFSET_US, to the nanosecond (a long run keeps its nanoseconds).
 """
@@ -83,6 +87,32 @@ def check(trace, messages):
             fail(f"flow {i} is not from its sender's post to its receiver's completion")
 
 
+def check_counters(trace):
+    events = trace["traceEvents"]
+    resources = [e["pid"] for e in events if e["ph"] == "M" and e["name"] == "process_name"
+                 and e["args"]["name"] == "resources"]
+    tracks = {}
+    for e in events:
+        if e["ph"] != "C":
+            continue
+        if e["pid"] not in resources:
+            fail(f"counter {e['name']} is not in the resources process")
+        if len(e["args"]) != 1:
+            fail(f"counter {e['name']} at {e['ts']} has {len(e['args'])} values")
+        value = next(iter(e["args"].values()))
+        if not isinstance(value, (int, Decimal)) or value < 0:
+            fail(f"counter {e['name']} at {e['ts']} has value {value}")
+        tracks.setdefault(e["name"], []).append((ns(e["ts"]), value))
+    for name, samples in tracks.items():
+        for (t0, v0), (t1, v1) in zip(samples, samples[1:]):
+            if t1 <= t0:
+                fail(f"counter {name}: a sample at {t1} ns after one at {t0} ns")
+            if v1 == v0:
+                fail(f"counter {name}: value {v1} twice in a row (at {t0} and {t1} ns)")
+        if samples[-1][1] != 0:
+            fail(f"counter {name} ends at {samples[-1][1]}, not 0")
+
+
 def timed_events(trace, offset_ns):
     out = []
     for e in trace["traceEvents"]:
@@ -95,6 +125,7 @@ def timed_events(trace, offset_ns):
 def main():
     trace = read(sys.argv[1])
     check(trace, int(sys.argv[2]))
+    check_counters(trace)
     if len(sys.argv) == 6 and sys.argv[3] == "--shifted":
         offset = ns(sys.argv[5])
         long_run, short_run = timed_events(trace, offset), timed_events(read(sys.argv[4]), 0)

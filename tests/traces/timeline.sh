@@ -50,3 +50,24 @@ run hours --platform platforms/epyc-rome-2node.yaml --pattern tests/data/timelin
 check hours compute MPI_Bcast waiting
 python3 "$src/tests/traces/check_chrome_trace.py" "$work/hours.json" 5 --shifted "$work/short.json" 10800000000 ||
   fail "the run of three hours does not keep the short run's nanoseconds"
+
+# Every model's counter tracks (the load of the resources it shares): valid
+# in the Chrome trace (check_chrome_trace.py checks each track's samples),
+# present, under the model's resource names, and read by pj_dump without a
+# complaint as the Load variable. (The Paje links are not counted here:
+# pj_dump 1.2 drops some zero-length links at a run's very last instant,
+# which taulop's collectives have.)
+for model in maxmin simgrid-lmm staircase flowcut taulop loggops; do
+  name=loads-$model
+  run "$name" --platform platforms/testbed.yaml --pattern traces/samples/collectives-16.pattern \
+    --oversubscribe --model "$model"
+  messages=$(($(wc -l < "$work/$name.messages.csv") - 1))
+  python3 "$src/tests/traces/check_chrome_trace.py" "$work/$name.json" "$messages" || fail "$name.json"
+  prefix=$(case $model in maxmin | simgrid-lmm) echo nic: ;; *) echo "${model}:" ;; esac)
+  tracks=$(grep -o "{\"name\":\"$prefix[^\"]*\",\"ph\":\"C\"" "$work/$name.json" | sort -u | wc -l)
+  [ "$tracks" -gt 0 ] || fail "$name.json: no counter track named $prefix..."
+  pj_dump "$work/$name.paje" > "$work/$name.dump" 2> "$work/$name.pj_dump.stderr" || fail "pj_dump rejects $name.paje"
+  [ ! -s "$work/$name.pj_dump.stderr" ] || fail "pj_dump complains about $name.paje: $(head -3 "$work/$name.pj_dump.stderr")"
+  grep -q "^Variable, $prefix.*, Load, " "$work/$name.dump" || fail "$name.paje: no Load variable $prefix... in pj_dump's output"
+  echo "timeline.sh: $name: $tracks counter tracks named $prefix..., valid in both files"
+done

@@ -1,0 +1,41 @@
+// Timeline counter tracks under simgrid-lmm: the flows crossing each shared
+// link, from the end of their route's latency to their finish, the same
+// staggered fan-in as maxmin's (models/maxmin/test/sim_maxmin_loads.cpp).
+#include <boost/test/unit_test.hpp>
+
+#include "sim/engine/mpi.hpp"
+#include "tests/harness/sim_fixture.hpp"
+
+using namespace contend;
+using namespace contend::test;
+namespace tt = boost::test_tools;
+
+BOOST_AUTO_TEST_CASE(simgrid_lmm_loads_fan_in_of_three_on_one_nic) {
+  // Ranks 1, 2, 3 (one per node) send 1 MB to rank 0 at 0, 0.5 and 1 ms
+  // through node 0's NIC in of 1 GB/s: as under maxmin, 1, 2, 3 flows from
+  // L, L + 0.5 ms, L + 1 ms, then 2, 1, 0 at L + 1.75, 2.75, 3 ms.
+  constexpr std::uint64_t MB = 1000000;
+  const std::string platform = platform_yaml(4, 1, 1, levels_yaml({"1us", "2us", "10us"}, "1KiB", "1GB/s"),
+                                             "{topology: star, link_bandwidth: 1e12}", "{bandwidth: 1GB/s}");
+  ScriptWorkload w(4, [](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      mpi.waitall({mpi.irecv(1, MB), mpi.irecv(2, MB), mpi.irecv(3, MB)});
+    } else {
+      if (mpi.rank() > 1) mpi.sleep((mpi.rank() - 1) * 0.5e-3);
+      mpi.send(0, MB);
+    }
+  });
+  const auto r = run(platform, w, RunOptions{.model = "simgrid-lmm", .timeline = true});
+  const auto samples = load_samples(r, "nic:node0/in");
+  BOOST_TEST_REQUIRE(samples.size() == 6u);
+  const double L = samples[0].first;
+  BOOST_TEST(L > 0);
+  const std::vector<std::pair<double, double>> expected = {{L, 1},           {L + 0.5e-3, 2},  {L + 1e-3, 3},
+                                                           {L + 1.75e-3, 2}, {L + 2.75e-3, 1}, {L + 3e-3, 0}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    BOOST_TEST_INFO("sample " << i);
+    BOOST_TEST(samples[i].first == expected[i].first, tt::tolerance(1e-6));
+    BOOST_TEST(samples[i].second == expected[i].second);
+  }
+  BOOST_TEST((load_values(r, "nic:node3/out") == std::vector<double>{1, 0}));
+}
