@@ -12,6 +12,7 @@
 #include <simgrid/s4u.hpp>
 #include <vector>
 
+#include "sim/core/asan_build.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
 #include "sim/engine/engine_core.hpp"
@@ -41,14 +42,7 @@ long max_memory_maps() {
 // not know the stacks SimGrid's ucontext contexts switch between and reports
 // every switch as a stack-use-after-scope; thread contexts are real threads
 // it knows. A property of the build, not a model choice: results are the same.
-// GCC defines __SANITIZE_ADDRESS__; clang answers __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitizedBuild = true;
-#elif defined(__has_feature)
-constexpr bool kSanitizedBuild = __has_feature(address_sanitizer);
-#else
-constexpr bool kSanitizedBuild = false;
-#endif
+constexpr bool kSanitizedBuild = CONTEND_ASAN_BUILD;
 
 // SimGrid's settings, made explicit: pure max-min sharing (CM02) without the
 // LV08 corrections (x0.97 bandwidth, x13.01 latency), without cross-traffic
