@@ -6,7 +6,7 @@
 # report counts even where a test expects its program to fail; any report
 # fails the run, as does any failing test. What is suppressed, and why, is in
 # tests/sanitize/*.supp; what is left out, and why, is below and in
-# docs/architecture.md ("Tests").
+# tests/sanitize/README.md (with how to read a report).
 # Usage: tests/sanitize/run.sh BUILD_DIR JOBS
 set -uo pipefail
 build=$(cd "$1" && pwd) jobs=$2
@@ -17,12 +17,14 @@ rm -rf "$reports" && mkdir -p "$reports"
 # Left out: the emulated cluster creates network namespaces with fixed names
 # and needs the machine alone (root); `make test` runs it.
 excluded='^validation\.testbed_quick$'
-# The tests that start MPI programs under mpirun (Open MPI), where the
-# tracer is preloaded too: LeakSanitizer is off there. Open MPI unloads its
-# components (dlclose) at MPI_Finalize, so what they allocated is reported
-# as leaks from "<unknown module>" that no suppression can name. ASan and
-# UBSan stay on; contend's own programs are leak-checked by every other test.
-mpi_tests='^(traces\.tracer_.*|calibrate\..*_pipeline|validation\.mapping_rankfile)$'
+# The tests that start MPI programs under mpirun (Open MPI): the tracer's
+# (preloaded), the calibration pipelines', the rankfile validation's, and
+# sweep.three_ways (contend-sweep-mpi). LeakSanitizer is off there: Open MPI
+# unloads its components (dlclose) at MPI_Finalize, so what they allocated
+# is reported as leaks from "<unknown module>" that no suppression can name.
+# ASan and UBSan stay on; contend's own programs are leak-checked by every
+# other test (`contend sweep` by sweep.resume and the sweep tesh files).
+mpi_tests='^(traces\.tracer_.*|calibrate\..*_pipeline|validation\.mapping_rankfile|sweep\.three_ways)$'
 
 options() {  # LEAKS (0|1)
   local common="log_path=$reports/report:print_suppressions=0"
@@ -32,6 +34,12 @@ options() {  # LEAKS (0|1)
   export LSAN_OPTIONS="$common:suppressions=$here/lsan.supp"
   export UBSAN_OPTIONS="$common:print_stacktrace=1:halt_on_error=1:suppressions=$here/ubsan.supp"
 }
+
+# Every suppression has its reason on the comment line just above it.
+for supp in "$here"/*.supp; do
+  awk -v file="$supp" '!/^#/ && NF && prev !~ /^#/ { print file ":" NR ": a suppression without its reason on the line above"; bad = 1 }
+    { prev = $0 } END { exit bad }' "$supp" || exit 1
+done
 
 cd "$build" || exit 1
 options 1
