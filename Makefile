@@ -1,6 +1,7 @@
 # Entry points for a fresh Debian 12 machine:
 #   make run       installs missing packages, builds, simulates the default workload
 #   make test      installs missing packages, builds, runs the whole test suite (ctest)
+#   make test-sanitize  the same suite under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make validate  the paper reproductions (validation/flowcut, validation/staircase),
 #                  then the emulated cluster end to end (root): set up, calibrate, run
 #                  and predict the accuracy suite, report, tear down (validation/testbed)
@@ -12,7 +13,7 @@ RUN_PLATFORM ?= platforms/epyc-rome-2node.yaml
 RUN_PATTERN  ?= traces/samples/halo-256.pattern
 RUN_MODEL    ?= maxmin
 
-.PHONY: all deps configure build run test fuzz bench validate clean
+.PHONY: all deps configure build run test test-sanitize fuzz bench validate clean
 
 all: build
 
@@ -30,6 +31,14 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# The whole ctest suite under ASan, LSan and UBSan (build-sanitize/, a Debug
+# build at -O1 so that assertions stay on), less the emulated cluster; any
+# sanitizer report fails it (tests/sanitize/run.sh). Run by .ci/run.
+test-sanitize: deps
+	@cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCONTEND_SANITIZE=ON > /dev/null
+	@cmake --build build-sanitize -j $(JOBS)
+	tests/sanitize/run.sh build-sanitize $(JOBS)
 
 # Each fuzz target of tests/fuzz for FUZZ_SECONDS (clang, libFuzzer, ASan,
 # UBSan; build-fuzz/); what it finds joins tests/fuzz/corpus/, which

@@ -13,11 +13,10 @@
 #include <iterator>
 #include <optional>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#include "sim/core/asan_build.hpp"
+#if CONTEND_ASAN_BUILD
 #include <sanitizer/lsan_interface.h>
 #define CONTEND_FUZZ_LSAN 1
-#endif
 #endif
 
 #include "tests/fuzz/fuzz_target.hpp"
