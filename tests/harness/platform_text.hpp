@@ -47,6 +47,12 @@ inline std::string star_cluster_yaml(int nodes, int cores, const std::string& le
   return platform_yaml(nodes, 1, cores, levels, "{topology: star, link_bandwidth: 1GB/s}", "{bandwidth: 1GB/s}");
 }
 
+// `nodes` nodes of one core behind NICs of 1 GB/s, on a star much faster
+// than them: the NICs are the only constraints between nodes.
+inline std::string nic_bound_star(int nodes) {
+  return platform_yaml(nodes, 1, 1, kGigabyteLevels, "{topology: star, link_bandwidth: 1e12}", "{bandwidth: 1GB/s}");
+}
+
 // The platform `text` describes; errors name `file`.
 inline Platform parse_platform_text(const std::string& text, const std::string& file = "test.yaml") {
   return parse_platform(YamlField::load_string(text, file));

@@ -15,6 +15,21 @@
 
 namespace contend::test {
 
+ScriptWorkload staggered_fan_in_of_three(std::uint64_t bytes) {
+  return ScriptWorkload(4, [bytes](Mpi& mpi) {
+    if (mpi.rank() == 0) {
+      mpi.waitall({mpi.irecv(1, bytes), mpi.irecv(2, bytes), mpi.irecv(3, bytes)});
+    } else {
+      if (mpi.rank() > 1) mpi.sleep((mpi.rank() - 1) * 0.5e-3);
+      mpi.send(0, bytes);
+    }
+  });
+}
+
+std::vector<std::pair<double, double>> staggered_fan_in_nic_loads(double L) {
+  return {{L, 1}, {L + 0.5e-3, 2}, {L + 1e-3, 3}, {L + 1.75e-3, 2}, {L + 2.75e-3, 1}, {L + 3e-3, 0}};
+}
+
 ScriptWorkload isend_compute_wait(std::uint64_t bytes, double compute_seconds, double receive_after) {
   return ScriptWorkload(2, [=](Mpi& mpi) {
     if (mpi.rank() == 0) {

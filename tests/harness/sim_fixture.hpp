@@ -37,6 +37,16 @@ class ScriptWorkload final : public Workload {
 // rank 0 Isends `bytes` to rank 1, computes `compute_seconds`, waits; rank 1
 // sleeps `receive_after` seconds (none if 0), then receives.
 ScriptWorkload isend_compute_wait(std::uint64_t bytes, double compute_seconds, double receive_after = 0);
+// Rank 0 posts three receives at t = 0; rank r (1, 2, 3) sends it `bytes`
+// at (r - 1) x 0.5 ms.
+ScriptWorkload staggered_fan_in_of_three(std::uint64_t bytes);
+// What node 0's NIC in carries in that fan-in of 1 MB messages on
+// nic_bound_star(4), from L (the route's latency) on, as (time, flows):
+// flow 1 alone (0.5 MB in 0.5 ms), flows 1 and 2 (0.25 MB each in 0.5 ms),
+// then all three at 1/3 GB/s: flow 1 has 0.25 MB left and ends at
+// L + 1.75 ms; flow 2 then has 0.5 MB left at 0.5 GB/s (L + 2.75 ms), flow 3
+// 0.5 MB: 0.5 ms of it shared, the last 0.25 MB alone (L + 3 ms).
+std::vector<std::pair<double, double>> staggered_fan_in_nic_loads(double L);
 // Rank 0 sends `bytes` to rank 1, which posts its receive after `receive_after` seconds.
 ScriptWorkload late_receive(std::uint64_t bytes, double receive_after);
 // Rank 0 Isends `first` then `second` bytes to rank 1 and waits for both;

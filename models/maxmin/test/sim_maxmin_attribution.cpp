@@ -11,11 +11,6 @@ namespace tt = boost::test_tools;
 namespace {
 
 constexpr std::uint64_t MB = 1000000;
-// One core per node, NICs of 1 GB/s, a star network much faster than them.
-std::string cluster(int nodes) {
-  return platform_yaml(nodes, 1, 1, levels_yaml({"1us", "2us", "10us"}, "1KiB", "1GB/s"),
-                       "{topology: star, link_bandwidth: 1e12}", "{bandwidth: 1GB/s}");
-}
 
 }  // namespace
 
@@ -23,7 +18,7 @@ BOOST_AUTO_TEST_CASE(maxmin_attribution_fan_in_of_three_on_one_nic) {
   // Ranks 1, 2, 3 send 1 MB each to rank 0 at once: each sender's NIC out
   // carries one flow (1 GB/s), node 0's NIC in carries three and saturates
   // first: 1/3 GB/s each, for 3 ms after the route's latency.
-  const auto r = run_pattern(cluster(4), {{1, 0, MB}, {2, 0, MB}, {3, 0, MB}}, 4,
+  const auto r = run_pattern(nic_bound_star(4), {{1, 0, MB}, {2, 0, MB}, {3, 0, MB}}, 4,
                              RunOptions{.model = "maxmin", .attribution = true});
   for (int src = 1; src <= 3; ++src) {
     const auto& m = attribution_of(r, src, 0);
@@ -44,7 +39,7 @@ BOOST_AUTO_TEST_CASE(maxmin_attribution_rendezvous_waits_for_the_late_receive) {
   // Rank 0 sends 1 MB (rendezvous) to rank 1, which posts its receive 2 ms
   // later: the message waits for it, then moves alone (slowdown 1).
   auto workload = late_receive(MB, 2e-3);
-  const auto r = run(cluster(2), workload, RunOptions{.model = "maxmin", .attribution = true});
+  const auto r = run(nic_bound_star(2), workload, RunOptions{.model = "maxmin", .attribution = true});
   const auto& m = attribution_of(r, 0, 1);
   BOOST_TEST_INFO(describe_intervals(m));
   BOOST_TEST_REQUIRE(m.intervals.size() == 3u);

@@ -10,9 +10,7 @@ namespace tt = boost::test_tools;
 
 BOOST_AUTO_TEST_CASE(simgrid_lmm_attribution_route_latency_then_average_rate) {
   // Two senders into node 0's NIC of 1 GB/s: 1 MB each at 0.5 GB/s, 2 ms.
-  const std::string platform = platform_yaml(3, 1, 1, levels_yaml({"1us", "2us", "10us"}, "1KiB", "1GB/s"),
-                                             "{topology: star, link_bandwidth: 1e12}", "{bandwidth: 1GB/s}");
-  const auto r = run_pattern(platform, {{1, 0, 1000000}, {2, 0, 1000000}}, 3,
+  const auto r = run_pattern(nic_bound_star(3), {{1, 0, 1000000}, {2, 0, 1000000}}, 3,
                              RunOptions{.model = "simgrid-lmm", .attribution = true});
   const auto& m = attribution_of(r, 1, 0);
   BOOST_TEST_INFO(describe_intervals(m));

@@ -3,7 +3,6 @@
 // staggered fan-in as maxmin's (models/maxmin/test/sim_maxmin_loads.cpp).
 #include <boost/test/unit_test.hpp>
 
-#include "sim/engine/mpi.hpp"
 #include "tests/harness/sim_fixture.hpp"
 
 using namespace contend;
@@ -15,23 +14,13 @@ BOOST_AUTO_TEST_CASE(simgrid_lmm_loads_fan_in_of_three_on_one_nic) {
   // through node 0's NIC in of 1 GB/s: as under maxmin, 1, 2, 3 flows from
   // L, L + 0.5 ms, L + 1 ms, then 2, 1, 0 at L + 1.75, 2.75, 3 ms.
   constexpr std::uint64_t MB = 1000000;
-  const std::string platform = platform_yaml(4, 1, 1, levels_yaml({"1us", "2us", "10us"}, "1KiB", "1GB/s"),
-                                             "{topology: star, link_bandwidth: 1e12}", "{bandwidth: 1GB/s}");
-  ScriptWorkload w(4, [](Mpi& mpi) {
-    if (mpi.rank() == 0) {
-      mpi.waitall({mpi.irecv(1, MB), mpi.irecv(2, MB), mpi.irecv(3, MB)});
-    } else {
-      if (mpi.rank() > 1) mpi.sleep((mpi.rank() - 1) * 0.5e-3);
-      mpi.send(0, MB);
-    }
-  });
-  const auto r = run(platform, w, RunOptions{.model = "simgrid-lmm", .timeline = true});
+  auto w = staggered_fan_in_of_three(MB);
+  const auto r = run(nic_bound_star(4), w, RunOptions{.model = "simgrid-lmm", .timeline = true});
   const auto samples = load_samples(r, "nic:node0/in");
   BOOST_TEST_REQUIRE(samples.size() == 6u);
   const double L = samples[0].first;
   BOOST_TEST(L > 0);
-  const std::vector<std::pair<double, double>> expected = {{L, 1},           {L + 0.5e-3, 2},  {L + 1e-3, 3},
-                                                           {L + 1.75e-3, 2}, {L + 2.75e-3, 1}, {L + 3e-3, 0}};
+  const auto expected = staggered_fan_in_nic_loads(L);
   for (std::size_t i = 0; i < expected.size(); ++i) {
     BOOST_TEST_INFO("sample " << i);
     BOOST_TEST(samples[i].first == expected[i].first, tt::tolerance(1e-6));
