@@ -198,6 +198,18 @@ std::string describe_pattern(const std::vector<PatternMessage>& messages, int ra
   return out.str();
 }
 
+void check_load_samples(const Results& r, const std::string& name,
+                        const std::vector<std::pair<double, double>>& expected, double time_tolerance) {
+  const auto got = load_samples(r, name);
+  BOOST_TEST_INFO(name);
+  BOOST_TEST_REQUIRE(got.size() == expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    BOOST_TEST_INFO(name << " sample " << i);
+    BOOST_TEST(got[i].first == expected[i].first, boost::test_tools::tolerance(time_tolerance));
+    BOOST_TEST(got[i].second == expected[i].second);
+  }
+}
+
 std::vector<double> load_values(const Results& r, const std::string& name) {
   std::vector<double> out;
   for (const auto& [time, load] : load_samples(r, name)) out.push_back(load);

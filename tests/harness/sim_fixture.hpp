@@ -90,6 +90,10 @@ std::string describe_intervals(const MessageAttribution& m);
 std::vector<std::pair<double, double>> load_samples(const Results& r, const std::string& name);
 // The loads alone, in time order.
 std::vector<double> load_values(const Results& r, const std::string& name);
+// Checks that `name`'s samples are `expected`, (time, load) pairs: as many,
+// times within `time_tolerance` (relative), loads exactly.
+void check_load_samples(const Results& r, const std::string& name,
+                        const std::vector<std::pair<double, double>>& expected, double time_tolerance);
 
 // The end of the one message from src to dst, less its start.
 double duration(const Results& r, int src, int dst);

@@ -171,3 +171,24 @@ BOOST_AUTO_TEST_CASE(flowcut_attribution_nothing_is_recorded_unless_asked) {
   BOOST_TEST(!r.attributed);
   BOOST_TEST(r.attribution.empty());
 }
+
+// Timeline counter tracks: the flows leaving (outgo) and entering (income)
+// each node, hand-computed.
+BOOST_AUTO_TEST_CASE(flowcut_loads_outgo_income_at_the_middle_node) {
+  // 0 -> 1 -> 2 (C->X-> at node 1, cuts 0 and 3): node 1 has one flow in
+  // and one out from L on; the incoming one ends at L + D, the outgoing one
+  // (D/4 moved meanwhile) at L + 1.75 D.
+  const auto r = run_pattern(cluster(3), {{0, 1, MB}, {1, 2, MB}}, 3, RunOptions{.model = "flowcut", .timeline = true});
+  check_load_samples(r, "flowcut:outgo@node0", {{L, 1}, {L + D, 0}}, 1e-12);
+  check_load_samples(r, "flowcut:income@node1", {{L, 1}, {L + D, 0}}, 1e-12);
+  check_load_samples(r, "flowcut:outgo@node1", {{L, 1}, {L + 1.75 * D, 0}}, 1e-12);
+  check_load_samples(r, "flowcut:income@node2", {{L, 1}, {L + 1.75 * D, 0}}, 1e-12);
+  BOOST_TEST(r.timeline.resources().size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(flowcut_loads_two_flows_into_one_node) {
+  // C->X<- (0 -> 2, 1 -> 2 at once): node 2's income holds both (cut 1,
+  // Bw/2 each: 2 D), then none.
+  const auto r = run_pattern(cluster(3), {{0, 2, MB}, {1, 2, MB}}, 3, RunOptions{.model = "flowcut", .timeline = true});
+  check_load_samples(r, "flowcut:income@node2", {{L, 2}, {L + 2 * D, 0}}, 1e-12);
+}

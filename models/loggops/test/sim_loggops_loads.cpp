@@ -37,15 +37,7 @@ BOOST_AUTO_TEST_CASE(loggops_loads_three_messages_queue_at_the_nic) {
     }
   });
   const auto r = run(kPlatform, w, RunOptions{.model = "loggops", .timeline = true});
-  const auto got = load_samples(r, "loggops:nic@rank0");
-  const std::vector<std::pair<double, double>> expected = {{0, 1},    {1e-6, 2}, {2e-6, 3},
-                                                           {3e-6, 2}, {6e-6, 1}, {9e-6, 0}};
-  BOOST_TEST_REQUIRE(got.size() == expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    BOOST_TEST_INFO("sample " << i);
-    BOOST_TEST(got[i].first == expected[i].first, tt::tolerance(1e-12));
-    BOOST_TEST(got[i].second == expected[i].second);
-  }
+  check_load_samples(r, "loggops:nic@rank0", {{0, 1}, {1e-6, 2}, {2e-6, 3}, {3e-6, 2}, {6e-6, 1}, {9e-6, 0}}, 1e-12);
   BOOST_TEST(load_samples(r, "loggops:nic@rank1").empty());  // rank 1 sends nothing
   BOOST_TEST(r.timeline.resources().at(0).unit == "messages");
 }

@@ -17,14 +17,9 @@ BOOST_AUTO_TEST_CASE(simgrid_lmm_loads_fan_in_of_three_on_one_nic) {
   auto w = staggered_fan_in_of_three(MB);
   const auto r = run(nic_bound_star(4), w, RunOptions{.model = "simgrid-lmm", .timeline = true});
   const auto samples = load_samples(r, "nic:node0/in");
-  BOOST_TEST_REQUIRE(samples.size() == 6u);
+  BOOST_TEST_REQUIRE(!samples.empty());
   const double L = samples[0].first;
   BOOST_TEST(L > 0);
-  const auto expected = staggered_fan_in_nic_loads(L);
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    BOOST_TEST_INFO("sample " << i);
-    BOOST_TEST(samples[i].first == expected[i].first, tt::tolerance(1e-6));
-    BOOST_TEST(samples[i].second == expected[i].second);
-  }
+  check_load_samples(r, "nic:node0/in", staggered_fan_in_nic_loads(L), 1e-6);
   BOOST_TEST((load_values(r, "nic:node3/out") == std::vector<double>{1, 0}));
 }

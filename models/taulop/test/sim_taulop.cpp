@@ -96,15 +96,8 @@ BOOST_AUTO_TEST_CASE(taulop_loads_channel_concurrency_of_a_fan_in) {
   const double network_start = memory_start + 1.001e-3;
   const double network_end = network_start + 1.5 * 10.01e-3;
   const double end = network_end + 2 * 1.001e-3;
-  auto check = [&](const std::string& name, const std::vector<std::pair<double, double>>& expected) {
-    const auto got = load_samples(r, name);
-    BOOST_TEST_INFO(name);
-    BOOST_TEST_REQUIRE(got.size() == expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      BOOST_TEST_INFO(name << " sample " << i);
-      BOOST_TEST(got[i].first == expected[i].first, tt::tolerance(1e-9));
-      BOOST_TEST(got[i].second == expected[i].second);
-    }
+  auto check = [&r](const std::string& name, const std::vector<std::pair<double, double>>& expected) {
+    check_load_samples(r, name, expected, 1e-9);
   };
   check("taulop:memory@node1", {{memory_start, 1}, {network_start, 0}});
   check("taulop:nic@node1/out", {{network_start, 1}, {network_end, 0}});
