@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -13,12 +14,14 @@
 #include "sim/cli/options.hpp"
 #include "sim/cli/simulate_run.hpp"
 #include "sim/cli/workload_input.hpp"
+#include "sim/core/error.hpp"
 #include "sim/core/file_io.hpp"
 #include "sim/core/html_report.hpp"
 #include "sim/core/pattern.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/core/results.hpp"
 #include "sim/core/timeline.hpp"
+#include "sim/core/units.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/workload/pattern_workload.hpp"
 #include "traces/replay/trace_workload.hpp"
@@ -84,6 +87,19 @@ void print_collective_choices(const PatternWorkload& workload) {
   }
 }
 
+// CONTEND_PROGRESS_AFTER: seconds before the progress line's first showing
+// (2 without it); a test or a demonstration sets 0 to see it on a short run.
+double progress_line_after() {
+  const char* text = std::getenv("CONTEND_PROGRESS_AFTER");
+  if (text == nullptr) return 2;
+  const auto seconds = units::parse_duration(text);
+  if (!seconds) {
+    throw Error(fmt::format(
+        "environment variable CONTEND_PROGRESS_AFTER: expected a duration such as 0 or 2s, got '{}'", text));
+  }
+  return *seconds;
+}
+
 int run_simulate(const SimulateOptions& o) {
   const auto begin = std::chrono::steady_clock::now();
   collective_settings(o.workload);  // --ompi and --coll are checked before the platform is read
@@ -96,6 +112,7 @@ int run_simulate(const SimulateOptions& o) {
   request.html_report = !o.html.empty();
   if (o.step) request.step_out = &std::cout;
   request.progress_line = !o.quiet && isatty(STDERR_FILENO) != 0;
+  request.progress_line_after = progress_line_after();
   const SimulateRun run = run_simulation(platform, request);
   const Results& results = run.results;
   const SimulationOptions& options = run.options;

@@ -40,6 +40,7 @@ SimulateRun run_simulation(const Platform& platform, const SimulateRequest& r) {
   run.options.step_out = r.step_out;
   run.options.wall_time_limit = r.time_limit;
   run.options.progress_line.enabled = r.progress_line;
+  run.options.progress_line.after_seconds = r.progress_line_after;
   run.results = simulate(platform, mapping, *run.workload, all_models(), run.options);
   run.simulated = std::chrono::steady_clock::now();
   return run;

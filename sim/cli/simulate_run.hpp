@@ -33,6 +33,7 @@ struct SimulateRequest {
   bool html_report = false;          // --html: records the timeline and the attribution
   std::ostream* step_out = nullptr;  // --step: every event printed there
   bool progress_line = false;        // the line on a terminal's stderr
+  double progress_line_after = 2;    // seconds of simulation before its first line
 };
 
 struct SimulateRun {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "sim/core/buffered_output.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
@@ -29,25 +30,29 @@ std::uint64_t Results::total_bytes() const {
   return n;
 }
 
+// Millions of rows: formatted in place into one buffer (BufferedOutput), not
+// through a stream per row.
 void write_rank_csv(std::ostream& out, const Results& r) {
-  out << "rank,node,socket,core,recv_time_s,send_time_s,total_time_s\n";
+  BufferedOutput text(out);
+  text.append("rank,node,socket,core,recv_time_s,send_time_s,total_time_s\n");
   for (const auto& x : r.ranks) {
-    fmt::print(out, "{},{},{},{},{:.12g},{:.12g},{:.12g}\n", x.rank, x.place.node, x.place.socket, x.place.core,
-               x.recv_time, x.send_time, x.total_time);
+    text.print("{},{},{},{},{:.12g},{:.12g},{:.12g}\n", x.rank, x.place.node, x.place.socket, x.place.core, x.recv_time,
+               x.send_time, x.total_time);
   }
 }
 
 void write_messages_csv(std::ostream& out, const Results& r) {
-  out << (r.attributed ? "src,dst,bytes,level,start_s,end_s,limited_by,slowdown\n"
-                       : "src,dst,bytes,level,start_s,end_s\n");
+  BufferedOutput text(out);
+  text.append(r.attributed ? "src,dst,bytes,level,start_s,end_s,limited_by,slowdown\n"
+                           : "src,dst,bytes,level,start_s,end_s\n");
   for (const auto& m : r.messages) {
-    fmt::print(out, "{},{},{},{},{:.12g},{:.12g}", m.src, m.dst, m.bytes, level_name(m.level), m.start, m.end);
+    text.print("{},{},{},{},{:.12g},{:.12g}", m.src, m.dst, m.bytes, level_name(m.level), m.start, m.end);
     if (r.attributed) {
       const MessageAttribution* a = find_attribution(r, m.id);
       if (a == nullptr) throw Error(fmt::format("internal error: message {} has no attribution", m.id));
-      fmt::print(out, ",{},{:.12g}", a->limited_by(), a->slowdown());
+      text.print(",{},{:.12g}", a->limited_by(), a->slowdown());
     }
-    out << "\n";
+    text.append("\n");
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 #include "sim/core/error.hpp"
 #include "sim/core/limits.hpp"
@@ -557,10 +558,11 @@ Timeline EngineCore::take_timeline() {
   return t;
 }
 
-Results EngineCore::collect_results() const {
+Results EngineCore::collect_results() {
   Results out;
   out.levels = level_stats_;
-  out.messages = messages_;
+  out.messages = std::move(messages_);  // millions of records: not copied
+  messages_.clear();
   if (recorder_) {
     out.attributed = true;
     out.attribution = recorder_->take_delivered();

@@ -4,6 +4,7 @@
 // longer progress. One EngineCore per simulation; each rank's actor calls it
 // through its Mpi handle (mpi.hpp).
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <optional>
 #include <simgrid/s4u.hpp>
 #include <string>
@@ -79,7 +80,8 @@ class EngineCore final : public TransferSink {
 
   // After the run.
   const std::optional<std::string>& failure() const { return failure_; }
-  Results collect_results() const;
+  // Once: the message records move into the results.
+  Results collect_results();
   // Ranks that did not finish and what each was doing (for internal errors).
   std::string unfinished_report() const;
 
@@ -114,9 +116,11 @@ class EngineCore final : public TransferSink {
   // variable) may let other actors run before it returns, and they change
   // the engine's tables. So an operation first brings the state up to date,
   // collecting what it must do in SimGrid, then does it from copied values.
+  // An operation has a few effects at most: kept inline, so that a
+  // message's calls allocate nothing for them.
   struct Effects {
-    std::vector<TransferId> starts;  // transfers whose data starts moving now
-    std::vector<int> wakes;          // ranks to notify
+    boost::container::small_vector<TransferId, 4> starts;  // transfers whose data starts moving now
+    boost::container::small_vector<int, 4> wakes;          // ranks to notify
   };
   void apply(const Effects& effects);
 

@@ -18,48 +18,48 @@ void KeyedFifo::push(const MatchKey& key, std::uint64_t seq, std::uint32_t id) {
     index = static_cast<std::uint32_t>(nodes_.size());
     nodes_.push_back(Node{Entry{seq, id}, kEnd});
   }
-  auto [it, inserted] = heads_.try_emplace(key, Ends{index, index});
+  auto [ends, inserted] = heads_.try_emplace(key, Ends{index, index});
   if (!inserted) {
-    nodes_[it->second.tail].next = index;
-    it->second.tail = index;
+    nodes_[ends->tail].next = index;
+    ends->tail = index;
   }
 }
 
 std::optional<KeyedFifo::Entry> KeyedFifo::front(const MatchKey& key) const {
-  auto it = heads_.find(key);
-  if (it == heads_.end()) return std::nullopt;
-  return nodes_[it->second.head].entry;
+  const Ends* ends = heads_.find(key);
+  if (ends == nullptr) return std::nullopt;
+  return nodes_[ends->head].entry;
 }
 
 void KeyedFifo::pop(const MatchKey& key) {
-  auto it = heads_.find(key);
-  if (it == heads_.end()) return;
-  const std::uint32_t head = it->second.head;
+  Ends* ends = heads_.find(key);
+  if (ends == nullptr) return;
+  const std::uint32_t head = ends->head;
   free_.push_back(head);
-  if (head == it->second.tail) {
-    heads_.erase(it);
+  if (head == ends->tail) {
+    heads_.erase(key);
   } else {
-    it->second.head = nodes_[head].next;
+    ends->head = nodes_[head].next;
   }
 }
 
 std::optional<std::pair<MatchKey, KeyedFifo::Entry>> KeyedFifo::earliest_matching(const MatchKey& pattern) const {
   std::optional<std::pair<MatchKey, Entry>> best;
-  for (const auto& [key, ends] : heads_) {
-    if (key.comm != pattern.comm) continue;
-    if (pattern.source != kAnySource && pattern.source != key.source) continue;
-    if (!tag_matches(pattern.tag, key.tag)) continue;
+  heads_.for_each([&](const MatchKey& key, const Ends& ends) {
+    if (key.comm != pattern.comm) return;
+    if (pattern.source != kAnySource && pattern.source != key.source) return;
+    if (!tag_matches(pattern.tag, key.tag)) return;
     const Entry& e = nodes_[ends.head].entry;
     if (!best || e.seq < best->second.seq) best = std::make_pair(key, e);
-  }
+  });
   return best;
 }
 
 std::vector<std::pair<MatchKey, KeyedFifo::Entry>> KeyedFifo::all() const {
   std::vector<std::pair<MatchKey, Entry>> out;
-  for (const auto& [key, ends] : heads_) {
+  heads_.for_each([&](const MatchKey& key, const Ends& ends) {
     for (std::uint32_t i = ends.head; i != kEnd; i = nodes_[i].next) out.emplace_back(key, nodes_[i].entry);
-  }
+  });
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second.seq < b.second.seq; });
   return out;
 }

@@ -5,12 +5,14 @@
 // included; a receive matches the earliest arrived send. Messages between one
 // pair on one communicator and tag never overtake each other.
 //
-// Per-key FIFOs are intrusive lists in one pool, so that the millions of
-// messages of a large pattern cost a few words each.
+// Per-key FIFOs are intrusive lists in one pool, their ends in a flat hash
+// map (match_key_map.hpp), so that the millions of messages of a large
+// pattern cost a few words and no allocation each.
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
+
+#include "sim/engine/match_key_map.hpp"
 
 namespace contend {
 
@@ -23,22 +25,6 @@ inline constexpr int kAnyTag = -1;
 constexpr bool tag_matches(int pattern_tag, int message_tag) {
   return pattern_tag == message_tag || (pattern_tag == kAnyTag && message_tag >= 0);
 }
-
-struct MatchKey {
-  int source = 0;
-  int tag = 0;
-  int comm = 0;
-  bool operator==(const MatchKey&) const = default;
-};
-
-struct MatchKeyHash {
-  std::size_t operator()(const MatchKey& k) const noexcept {
-    std::uint64_t h = static_cast<std::uint32_t>(k.source);
-    h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(k.tag);
-    h = h * 0x9E3779B97F4A7C15ULL ^ static_cast<std::uint32_t>(k.comm);
-    return static_cast<std::size_t>(h ^ (h >> 29));
-  }
-};
 
 // FIFOs of ids keyed by exact (source, tag, comm), each entry stamped with a
 // sequence number so that entries of different keys can be ordered.
@@ -65,7 +51,7 @@ class KeyedFifo {
   struct Ends {
     std::uint32_t head, tail;
   };
-  std::unordered_map<MatchKey, Ends, MatchKeyHash> heads_;
+  MatchKeyMap<Ends> heads_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> free_;
 };

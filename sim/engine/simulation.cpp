@@ -101,7 +101,9 @@ class RunMonitor {
     if (++steps_ % kStepsPerCheck != 0 && steps_ != 1) return;
     const double spent = seconds_since(begin_);
     if (limit_ > 0 && spent > limit_) give_up(spent);
-    if (line_.enabled && spent >= line_.after_seconds && spent >= last_line_ + line_.every_seconds) {
+    // The first line once the run has taken after_seconds, the next ones
+    // every_seconds apart.
+    if (line_.enabled && spent >= line_.after_seconds && (!printed_any_ || spent >= last_line_ + line_.every_seconds)) {
       print_line(spent);
       last_line_ = spent;
     }
@@ -131,6 +133,7 @@ class RunMonitor {
                  static_cast<double>(delivered) / spent);
     std::fflush(line_.out);
     printed_ = true;
+    printed_any_ = true;
   }
 
   // SimGrid gives no way to stop a run from here, so an exhausted budget
@@ -153,7 +156,8 @@ class RunMonitor {
   std::chrono::steady_clock::time_point begin_;
   std::uint64_t steps_ = 0;
   double last_line_ = 0;
-  bool printed_ = false;
+  bool printed_ = false;      // a line is on the terminal, not ended yet
+  bool printed_any_ = false;  // a line has been printed in this run
 };
 
 }  // namespace
