@@ -102,6 +102,7 @@ double progress_line_after() {
 
 int run_simulate(const SimulateOptions& o) {
   const auto begin = std::chrono::steady_clock::now();
+  const double cpu_begin = process_cpu_seconds();
   collective_settings(o.workload);  // --ompi and --coll are checked before the platform is read
   const Platform platform = read_platform(o.platform);
   SimulateRequest request = simulate_request(o);
@@ -150,6 +151,7 @@ int run_simulate(const SimulateOptions& o) {
   }
   for (const auto& warning : results.warnings) std::cerr << "contend: warning: " << warning << "\n";
   const auto written = std::chrono::steady_clock::now();
+  const double cpu_written = process_cpu_seconds();
   if (!o.quiet) print_summary(std::cout, results);
   if (!o.quiet && trace) {
     std::string actions;
@@ -164,10 +166,12 @@ int run_simulate(const SimulateOptions& o) {
     const double msgs = static_cast<double>(results.total_messages());
     fmt::print(
         "stats: wall {:.3f} s (inputs {:.3f} s, simulation {:.3f} s, output files {:.3f} s), peak memory {:.1f} MiB, "
-        "{} messages, {:.0f} messages/s simulated\n",
+        "{} messages, {:.0f} messages/s simulated; CPU {:.3f} s (inputs {:.3f} s, simulation {:.3f} s, output files "
+        "{:.3f} s)\n",
         wall.count(), reading.count(), simulation.count(), writing.count(),
         static_cast<double>(peak_memory_bytes()) / 1048576.0, results.total_messages(),
-        simulation.count() > 0 ? msgs / simulation.count() : 0.0);
+        simulation.count() > 0 ? msgs / simulation.count() : 0.0, cpu_written - cpu_begin,
+        run.cpu_inputs_read - cpu_begin, run.cpu_simulated - run.cpu_inputs_read, cpu_written - run.cpu_simulated);
     if (pattern) print_collective_choices(*pattern);
   }
   return 0;

@@ -1,5 +1,7 @@
 #include "sim/cli/simulate_run.hpp"
 
+#include <time.h>
+
 #include <iostream>
 
 #include "models/registry.hpp"
@@ -9,6 +11,12 @@
 #include "traces/replay/trace_workload.hpp"
 
 namespace contend::cli {
+
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 SimulateRun run_simulation(const Platform& platform, const SimulateRequest& r) {
   SimulateRun run;
@@ -30,6 +38,7 @@ SimulateRun run_simulation(const Platform& platform, const SimulateRequest& r) {
   const Mapping mapping =
       make_mapping(r.mapping, run.workload->rank_count(), machine_of(platform, r.hosts), r.oversubscribe);
   run.inputs_read = std::chrono::steady_clock::now();
+  run.cpu_inputs_read = process_cpu_seconds();
 
   run.options.model = r.model;
   if (!r.progress.empty()) run.options.progress = progress_by_name(r.progress);
@@ -43,6 +52,7 @@ SimulateRun run_simulation(const Platform& platform, const SimulateRequest& r) {
   run.options.progress_line.after_seconds = r.progress_line_after;
   run.results = simulate(platform, mapping, *run.workload, all_models(), run.options);
   run.simulated = std::chrono::steady_clock::now();
+  run.cpu_simulated = process_cpu_seconds();
   return run;
 }
 

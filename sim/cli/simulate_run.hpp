@@ -43,7 +43,13 @@ struct SimulateRun {
   SimulationOptions options;
   Results results;
   std::chrono::steady_clock::time_point began, inputs_read, simulated;
+  // The process's CPU time (user + system) at the same points (--stats: on a
+  // loaded machine wall time says little about the run's own cost).
+  double cpu_inputs_read = 0, cpu_simulated = 0;
 };
+
+// CPU time (user + system) the process has used so far, in seconds.
+double process_cpu_seconds();
 
 // The inputs every command that runs `simulate`'s simulation shares
 // (--mapping, --model, --progress, --hosts, the workload, --oversubscribe),

@@ -1,6 +1,6 @@
 #pragma once
 // A hash map from MatchKey to a small value, in one flat array (open
-// addressing, linear probing, backward-shift erase): a look-up is one probe
+// addressing, linear probing, backward-shift erase, at most 3/4 full): a look-up is one probe
 // into contiguous memory, an insert allocates nothing until the table grows.
 // Every message of a run looks up its key at its receiver two or three
 // times; with std::unordered_map each look-up chased a bucket and a node
@@ -8,6 +8,7 @@
 // Iteration order is the table's; callers that report entries sort them.
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace contend {
@@ -22,10 +23,14 @@ struct MatchKey {
 template <typename Value>
 class MatchKeyMap {
  public:
+  static constexpr int kFree = std::numeric_limits<int>::min();
+
+  // A free slot has source kFree (no rank, not a wildcard): 20 bytes a slot
+  // with a MatchKey and two ids.
   struct Slot {
-    MatchKey key;
-    Value value;
-    bool used = false;
+    MatchKey key{kFree, 0, 0};
+    Value value{};
+    bool used() const { return key.source != kFree; }
   };
 
   // The value of `key`, or null.
@@ -33,7 +38,7 @@ class MatchKeyMap {
     if (size_ == 0) return nullptr;
     for (std::size_t i = home(key);; i = next(i)) {
       Slot& s = slots_[i];
-      if (!s.used) return nullptr;
+      if (!s.used()) return nullptr;
       if (s.key == key) return &s.value;
     }
   }
@@ -43,10 +48,10 @@ class MatchKeyMap {
   // whether it was inserted.
   std::pair<Value*, bool> try_emplace(const MatchKey& key, const Value& value) {
     if (Value* v = find(key)) return {v, false};
-    if (2 * (size_ + 1) > slots_.size()) grow();
+    if (4 * (size_ + 1) > 3 * slots_.size()) grow();  // at most 3/4 full
     std::size_t i = home(key);
-    while (slots_[i].used) i = next(i);
-    slots_[i] = Slot{key, value, true};
+    while (slots_[i].used()) i = next(i);
+    slots_[i] = Slot{key, value};
     ++size_;
     return {&slots_[i].value, true};
   }
@@ -57,11 +62,11 @@ class MatchKeyMap {
     if (size_ == 0) return;
     std::size_t hole = home(key);
     while (true) {
-      if (!slots_[hole].used) return;
+      if (!slots_[hole].used()) return;
       if (slots_[hole].key == key) break;
       hole = next(hole);
     }
-    for (std::size_t i = next(hole); slots_[i].used; i = next(i)) {
+    for (std::size_t i = next(hole); slots_[i].used(); i = next(i)) {
       // The entry at i may fill the hole if its home is not in (hole, i].
       const std::size_t h = home(slots_[i].key);
       const bool home_after_hole = hole <= i ? (hole < h && h <= i) : (hole < h || h <= i);
@@ -70,8 +75,14 @@ class MatchKeyMap {
         hole = i;
       }
     }
-    slots_[hole].used = false;
-    --size_;
+    slots_[hole] = Slot{};
+    if (--size_ == 0) {
+      // Empty (a rank's queue between exchanges): the storage goes back, so
+      // that the memory of all ranks' maps follows the keys live at once,
+      // not the sum of each rank's busiest moment.
+      std::vector<Slot>().swap(slots_);
+      shift_ = 64;
+    }
   }
 
   bool empty() const { return size_ == 0; }
@@ -81,7 +92,7 @@ class MatchKeyMap {
   template <typename Fn>
   void for_each(Fn&& fn) const {
     for (const Slot& s : slots_) {
-      if (s.used) fn(s.key, s.value);
+      if (s.used()) fn(s.key, s.value);
     }
   }
 
@@ -104,9 +115,9 @@ class MatchKeyMap {
     shift_ = 64 - std::countr_zero(capacity);
     size_ = 0;
     for (const Slot& s : old) {
-      if (!s.used) continue;
+      if (!s.used()) continue;
       std::size_t i = home(s.key);
-      while (slots_[i].used) i = next(i);
+      while (slots_[i].used()) i = next(i);
       slots_[i] = s;
       ++size_;
     }
