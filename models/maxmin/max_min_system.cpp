@@ -113,7 +113,7 @@ const std::vector<MaxMinSystem::VariableId>& MaxMinSystem::solve() {
   solved_.clear();
   changed_.clear();
   if (modified_links_.empty()) return solved_;
-  collect_component();
+  set_up_component();
   solve_links();
   for (VariableId v : solved_) {
     if (variables_[v].value != variables_[v].previous) changed_.push_back(v);
@@ -123,36 +123,66 @@ const std::vector<MaxMinSystem::VariableId>& MaxMinSystem::solve() {
 
 // The modified links and every link coupled to them through variables with
 // flows, in SimGrid's order of discovery (depth first from each modified
-// link); solved_ gets those variables.
-void MaxMinSystem::collect_component() {
+// link); solved_ gets those variables. Each link is set up for the solve as
+// it is reached, in that order (the first loop of SimGrid's maxmin_solve):
+// one walk over the component instead of two.
+void MaxMinSystem::set_up_component() {
   ++epoch_;
-  component_.clear();
-  std::vector<LinkId> stack;
+  min_usage_ = -1;
+  light_.clear();
+  saturated_.clear();
   for (LinkId start : modified_links_) {
     links_[start].modified = false;
     if (links_[start].visited == epoch_) continue;
     links_[start].visited = epoch_;
-    stack.push_back(start);
-    while (!stack.empty()) {
-      const LinkId l = stack.back();
-      stack.pop_back();
-      component_.push_back(l);
-      for (VariableId v : links_[l].variables) {
-        Variable& x = variables_[v];
-        if (x.visited == epoch_) continue;
-        x.visited = epoch_;
-        x.previous = x.value;
-        x.usage = x.count / x.penalty;
-        solved_.push_back(v);
-        for (LinkId next : links_of(x)) {
-          if (links_[next].visited == epoch_) continue;
-          links_[next].visited = epoch_;
-          stack.push_back(next);
-        }
-      }
+    stack_.push_back(start);
+    while (!stack_.empty()) {
+      const LinkId l = stack_.back();
+      stack_.pop_back();
+      set_up_link(l);
     }
   }
   modified_links_.clear();
+}
+
+// Discovers the variables of `l` not seen yet (their links go on the stack),
+// then gives `l` its capacity, remaining capacity and usage, and lists it
+// among the links that may saturate.
+void MaxMinSystem::set_up_link(LinkId l) {
+  Link& link = links_[l];
+  link.light = kNone;
+  link.dynamic_bound = link.bandwidth;
+  if (link.policy == Policy::NonLinear && link.capacity) link.dynamic_bound = link.capacity(link.flows);
+  link.remaining = link.dynamic_bound;
+  const bool may_saturate = link.remaining > link.dynamic_bound * kPrecision;
+  if (may_saturate) link.usage = 0;
+  for (VariableId v : link.variables) {
+    Variable& x = variables_[v];
+    if (x.visited != epoch_) {
+      x.visited = epoch_;
+      x.previous = x.value;
+      x.usage = x.count / x.penalty;
+      solved_.push_back(v);
+      for (LinkId next : links_of(x)) {
+        if (links_[next].visited == epoch_) continue;
+        links_[next].visited = epoch_;
+        stack_.push_back(next);
+      }
+    }
+    if (!may_saturate) continue;
+    x.value = 0.0;
+    x.fixed = false;
+    if (link.policy != Policy::FatPipe) {
+      link.usage += x.usage;
+    } else {
+      link.usage = std::max(link.usage, 1.0 / x.penalty);
+    }
+  }
+  if (may_saturate && link.usage > 0) {
+    link.light = static_cast<std::uint32_t>(light_.size());
+    light_.push_back({l, link.remaining / link.usage});
+    update_saturated(light_.back().remaining_over_usage, link.light);
+  }
 }
 
 // SimGrid's saturated_constraints_update.
@@ -229,36 +259,9 @@ void MaxMinSystem::fix(Variable& x) {
   }
 }
 
-// SimGrid's MaxMin::maxmin_solve on component_.
+// SimGrid's MaxMin::maxmin_solve, after its set-up (set_up_component()).
 void MaxMinSystem::solve_links() {
-  min_usage_ = -1;
   double min_bound = -1;
-  light_.clear();
-  saturated_.clear();
-  for (LinkId l : component_) {
-    Link& link = links_[l];
-    link.light = kNone;
-    link.dynamic_bound = link.bandwidth;
-    if (link.policy == Policy::NonLinear && link.capacity) link.dynamic_bound = link.capacity(link.flows);
-    link.remaining = link.dynamic_bound;
-    if (!(link.remaining > link.dynamic_bound * kPrecision)) continue;
-    link.usage = 0;
-    for (VariableId v : link.variables) {
-      Variable& x = variables_[v];
-      x.value = 0.0;
-      x.fixed = false;
-      if (link.policy != Policy::FatPipe) {
-        link.usage += x.usage;
-      } else {
-        link.usage = std::max(link.usage, 1.0 / x.penalty);
-      }
-    }
-    if (link.usage > 0) {
-      link.light = static_cast<std::uint32_t>(light_.size());
-      light_.push_back({l, link.remaining / link.usage});
-      update_saturated(light_.back().remaining_over_usage, link.light);
-    }
-  }
   list_saturated_variables();
 
   while (!light_.empty()) {

@@ -113,7 +113,8 @@ class MaxMinSystem {
   void mark_modified(LinkId l);
   void attach(VariableId v);
   void detach(VariableId v);
-  void collect_component();
+  void set_up_component();
+  void set_up_link(LinkId l);
   void solve_links();
   void update_saturated(double ratio, std::uint32_t position);
   void list_saturated_variables();
@@ -130,7 +131,7 @@ class MaxMinSystem {
   std::vector<LinkId> modified_links_;
   std::uint64_t epoch_ = 0;
   // Scratch of one solve.
-  std::vector<LinkId> component_;
+  std::vector<LinkId> stack_;  // links reached, not set up yet
   std::vector<VariableId> solved_;
   std::vector<VariableId> changed_;
   std::vector<Light> light_;

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/maxmin/latency_ends.hpp"
 #include "models/maxmin/max_min_system.hpp"
 #include "models/maxmin/route_classes.hpp"
 #include "models/maxmin/route_flows.hpp"
@@ -105,7 +106,7 @@ class MaxMinModel final : public CommunicationModel {
     route_of_[id] = route;
     const double latency = routes_.route(route).latency;
     if (latency > 0) {
-      latency_ends_.set(id, latency + sg4::Engine::get_clock());
+      latency_ends_.add(id, latency, sg4::Engine::get_clock());
       if (recorder_) {
         recorder_->bound(t, sg4::Engine::get_clock(), "latency", 0,
                          "the route's latency = " + units::format_duration(latency));
@@ -120,7 +121,7 @@ class MaxMinModel final : public CommunicationModel {
  private:
   double next_event() const {
     double next = solve_at_;
-    if (!latency_ends_.empty()) next = std::min(next, latency_ends_.top().time);
+    next = std::min(next, latency_ends_.next());
     if (!route_ends_.empty()) next = std::min(next, route_ends_.top().time);
     return next;
   }
@@ -179,11 +180,9 @@ class MaxMinModel final : public CommunicationModel {
   // `now` happens now; then the sharing is solved once for the instant.
   void advance(double now, std::vector<TransferId>& completed) {
     now_ = now;
-    while (!latency_ends_.empty() && latency_ends_.top().time - now < kTimingPrecision) {
-      const TransferId id = latency_ends_.top().id;
-      latency_ends_.pop();
-      join(id, now);
-    }
+    joining_.clear();
+    latency_ends_.take_due(now, kTimingPrecision, joining_);
+    for (TransferId id : joining_) join(id, now);
     while (!route_ends_.empty() && route_ends_.top().time - now < kTimingPrecision) {
       const std::uint32_t route = route_ends_.top().id;
       route_ends_.pop();
@@ -302,7 +301,8 @@ class MaxMinModel final : public CommunicationModel {
   std::vector<std::uint32_t> route_of_;     // by transfer id, while it moves
   std::vector<bool> reschedule_;            // by route: in rescheduled_
   std::vector<std::uint32_t> rescheduled_;  // routes whose flows joined or completed at this instant
-  IndexedHeap<TransferId> latency_ends_;
+  LatencyEnds latency_ends_;
+  std::vector<TransferId> joining_;        // scratch: the flows whose latency ends at this instant
   IndexedHeap<std::uint32_t> route_ends_;  // each route's next completion
   double solve_at_ = kNever;               // a flow joined without latency: solve then
   double now_ = 0;                         // the time of the last events
