@@ -31,7 +31,7 @@ MaxMinSystem::LinkId MaxMinSystem::add_link(double bandwidth, Policy policy, std
 double MaxMinSystem::alone_rate(VariableId v) const {
   const Variable& x = variables_[v];
   double rate = x.bound > 0 ? x.bound : std::numeric_limits<double>::infinity();
-  for (LinkId l : x.links) {
+  for (LinkId l : links_of(x)) {
     const Link& link = links_[l];
     rate = std::min(rate, link.policy == Policy::NonLinear && link.capacity ? link.capacity(1) : link.bandwidth);
   }
@@ -40,11 +40,13 @@ double MaxMinSystem::alone_rate(VariableId v) const {
 
 MaxMinSystem::VariableId MaxMinSystem::add_variable(std::vector<LinkId> links, double penalty, double bound) {
   Variable x;
-  x.links = std::move(links);
+  x.first_link = static_cast<std::uint32_t>(link_ids_.size());
+  x.link_count = static_cast<std::uint32_t>(links.size());
   x.penalty = penalty;
   x.bound = bound;
-  x.slots.assign(x.links.size(), kNone);
-  variables_.push_back(std::move(x));
+  link_ids_.insert(link_ids_.end(), links.begin(), links.end());
+  slots_.resize(link_ids_.size(), kNone);
+  variables_.push_back(x);
   return static_cast<VariableId>(variables_.size() - 1);
 }
 
@@ -55,29 +57,29 @@ void MaxMinSystem::mark_modified(LinkId l) {
 }
 
 void MaxMinSystem::attach(VariableId v) {
-  Variable& x = variables_[v];
-  for (std::size_t i = 0; i < x.links.size(); ++i) {
-    auto& list = links_[x.links[i]].variables;
-    x.slots[i] = static_cast<std::uint32_t>(list.size());
+  const Variable& x = variables_[v];
+  for (std::uint32_t i = x.first_link; i < x.first_link + x.link_count; ++i) {
+    auto& list = links_[link_ids_[i]].variables;
+    slots_[i] = static_cast<std::uint32_t>(list.size());
     list.push_back(v);
   }
 }
 
 void MaxMinSystem::detach(VariableId v) {
-  Variable& x = variables_[v];
-  for (std::size_t i = 0; i < x.links.size(); ++i) {
-    auto& list = links_[x.links[i]].variables;
+  const Variable& x = variables_[v];
+  for (std::uint32_t i = x.first_link; i < x.first_link + x.link_count; ++i) {
+    auto& list = links_[link_ids_[i]].variables;
     const VariableId last = list.back();
-    const std::uint32_t slot = x.slots[i];
+    const std::uint32_t slot = slots_[i];
     list[slot] = last;
     list.pop_back();
     if (last != v) {
-      Variable& moved = variables_[last];
-      for (std::size_t j = 0; j < moved.links.size(); ++j) {
-        if (moved.links[j] == x.links[i]) moved.slots[j] = slot;
+      const Variable& moved = variables_[last];
+      for (std::uint32_t j = moved.first_link; j < moved.first_link + moved.link_count; ++j) {
+        if (link_ids_[j] == link_ids_[i]) slots_[j] = slot;
       }
     }
-    x.slots[i] = kNone;
+    slots_[i] = kNone;
   }
 }
 
@@ -86,7 +88,7 @@ void MaxMinSystem::add_flows(VariableId v, int count) {
   if (count <= 0) return;
   if (x.count == 0) attach(v);
   x.count += count;
-  for (LinkId l : x.links) {
+  for (LinkId l : links_of(x)) {
     links_[l].flows += count;
     mark_modified(l);
   }
@@ -97,7 +99,7 @@ void MaxMinSystem::remove_flows(VariableId v, int count) {
   assert(count <= x.count);
   if (count <= 0) return;
   x.count -= count;
-  for (LinkId l : x.links) {
+  for (LinkId l : links_of(x)) {
     links_[l].flows -= count;
     mark_modified(l);
   }
@@ -109,42 +111,78 @@ void MaxMinSystem::remove_flows(VariableId v, int count) {
 
 const std::vector<MaxMinSystem::VariableId>& MaxMinSystem::solve() {
   solved_.clear();
+  changed_.clear();
   if (modified_links_.empty()) return solved_;
-  collect_component();
+  set_up_component();
   solve_links();
+  for (VariableId v : solved_) {
+    if (variables_[v].value != variables_[v].previous) changed_.push_back(v);
+  }
   return solved_;
 }
 
 // The modified links and every link coupled to them through variables with
 // flows, in SimGrid's order of discovery (depth first from each modified
-// link); solved_ gets those variables.
-void MaxMinSystem::collect_component() {
+// link); solved_ gets those variables. Each link is set up for the solve as
+// it is reached, in that order (the first loop of SimGrid's maxmin_solve):
+// one walk over the component instead of two.
+void MaxMinSystem::set_up_component() {
   ++epoch_;
-  component_.clear();
-  std::vector<LinkId> stack;
+  min_usage_ = -1;
+  light_.clear();
+  saturated_.clear();
   for (LinkId start : modified_links_) {
     links_[start].modified = false;
     if (links_[start].visited == epoch_) continue;
     links_[start].visited = epoch_;
-    stack.push_back(start);
-    while (!stack.empty()) {
-      const LinkId l = stack.back();
-      stack.pop_back();
-      component_.push_back(l);
-      for (VariableId v : links_[l].variables) {
-        Variable& x = variables_[v];
-        if (x.visited == epoch_) continue;
-        x.visited = epoch_;
-        solved_.push_back(v);
-        for (LinkId next : x.links) {
-          if (links_[next].visited == epoch_) continue;
-          links_[next].visited = epoch_;
-          stack.push_back(next);
-        }
-      }
+    stack_.push_back(start);
+    while (!stack_.empty()) {
+      const LinkId l = stack_.back();
+      stack_.pop_back();
+      set_up_link(l);
     }
   }
   modified_links_.clear();
+}
+
+// Discovers the variables of `l` not seen yet (their links go on the stack),
+// then gives `l` its capacity, remaining capacity and usage, and lists it
+// among the links that may saturate.
+void MaxMinSystem::set_up_link(LinkId l) {
+  Link& link = links_[l];
+  link.light = kNone;
+  link.dynamic_bound = link.bandwidth;
+  if (link.policy == Policy::NonLinear && link.capacity) link.dynamic_bound = link.capacity(link.flows);
+  link.remaining = link.dynamic_bound;
+  const bool may_saturate = link.remaining > link.dynamic_bound * kPrecision;
+  if (may_saturate) link.usage = 0;
+  for (VariableId v : link.variables) {
+    Variable& x = variables_[v];
+    if (x.visited != epoch_) {
+      x.visited = epoch_;
+      x.previous = x.value;
+      x.usage = x.count / x.penalty;
+      solved_.push_back(v);
+      for (LinkId next : links_of(x)) {
+        if (links_[next].visited == epoch_) continue;
+        links_[next].visited = epoch_;
+        stack_.push_back(next);
+      }
+    }
+    if (!may_saturate) continue;
+    x.value = 0.0;
+    x.fixed = false;
+    if (link.policy != Policy::FatPipe) {
+      link.usage += x.usage;
+    } else {
+      link.usage = std::max(link.usage, 1.0 / x.penalty);
+    }
+  }
+  if (may_saturate && link.usage > 0) {
+    link.light = static_cast<std::uint32_t>(light_.size());
+    light_.push_back({l, link.remaining / link.usage});
+    update_saturated(light_.back().remaining_over_usage, link.light);
+  }
 }
 
 // SimGrid's saturated_constraints_update.
@@ -193,7 +231,7 @@ void MaxMinSystem::after_update(Link& link) {
 // Shared links: the sum of the rates is bounded.
 void MaxMinSystem::update_shared(Link& link, const Variable& x) {
   subtract(link.remaining, x.count * x.value, link.dynamic_bound * kPrecision);
-  subtract(link.usage, x.count / x.penalty, kPrecision);
+  subtract(link.usage, x.usage, kPrecision);
   after_update(link);
 }
 
@@ -211,7 +249,7 @@ void MaxMinSystem::update_fat_pipe(Link& link) {
 
 void MaxMinSystem::fix(Variable& x) {
   x.fixed = true;
-  for (LinkId l : x.links) {
+  for (LinkId l : links_of(x)) {
     Link& link = links_[l];
     if (link.policy == Policy::FatPipe) {
       update_fat_pipe(link);
@@ -221,36 +259,9 @@ void MaxMinSystem::fix(Variable& x) {
   }
 }
 
-// SimGrid's MaxMin::maxmin_solve on component_.
+// SimGrid's MaxMin::maxmin_solve, after its set-up (set_up_component()).
 void MaxMinSystem::solve_links() {
-  min_usage_ = -1;
   double min_bound = -1;
-  light_.clear();
-  saturated_.clear();
-  for (LinkId l : component_) {
-    Link& link = links_[l];
-    link.light = kNone;
-    link.dynamic_bound = link.bandwidth;
-    if (link.policy == Policy::NonLinear && link.capacity) link.dynamic_bound = link.capacity(link.flows);
-    link.remaining = link.dynamic_bound;
-    if (!(link.remaining > link.dynamic_bound * kPrecision)) continue;
-    link.usage = 0;
-    for (VariableId v : link.variables) {
-      Variable& x = variables_[v];
-      x.value = 0.0;
-      x.fixed = false;
-      if (link.policy != Policy::FatPipe) {
-        link.usage += x.count / x.penalty;
-      } else {
-        link.usage = std::max(link.usage, 1.0 / x.penalty);
-      }
-    }
-    if (link.usage > 0) {
-      link.light = static_cast<std::uint32_t>(light_.size());
-      light_.push_back({l, link.remaining / link.usage});
-      update_saturated(light_.back().remaining_over_usage, link.light);
-    }
-  }
   list_saturated_variables();
 
   while (!light_.empty()) {

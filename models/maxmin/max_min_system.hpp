@@ -25,6 +25,7 @@
 // of the capacity, or a usage below 1e-5, counts as saturated).
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace contend {
@@ -55,7 +56,7 @@ class MaxMinSystem {
   // last solve; kNoLink when its bound fixed it.
   static constexpr LinkId kNoLink = UINT32_MAX;
   LinkId bottleneck(VariableId v) const { return variables_[v].bottleneck; }
-  const std::vector<LinkId>& links(VariableId v) const { return variables_[v].links; }
+  std::span<const LinkId> links(VariableId v) const { return links_of(variables_[v]); }
   double bound(VariableId v) const { return variables_[v].bound; }
   // The capacity the last solve gave `l` (BW_MP(n) for a NONLINEAR link
   // crossed by n flows) and the flows crossing it.
@@ -70,6 +71,10 @@ class MaxMinSystem {
   // solve; returns the variables with flows it solved, whose value may have
   // changed (valid until the next call).
   const std::vector<VariableId>& solve();
+  // Those of the last solve whose value differs from the one they had
+  // before it (valid until the next call): on a large component most keep
+  // theirs, and their flows' ends stand.
+  const std::vector<VariableId>& changed() const { return changed_; }
 
  private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
@@ -85,12 +90,16 @@ class MaxMinSystem {
     double dynamic_bound = 0, remaining = 0, usage = 0;
     std::uint32_t light = kNone;  // position in light_, while it may saturate
   };
+  // A variable's links are link_ids_[first_link, first_link + link_count),
+  // its positions in their `variables` lists slots_[same range]: one array
+  // for all variables keeps a solve's walk over them in few cache lines.
   struct Variable {
-    std::vector<LinkId> links;
-    std::vector<std::uint32_t> slots;  // its position in each link's `variables`
+    std::uint32_t first_link = 0, link_count = 0;
     double penalty = 1, bound = 0;
     int count = 0;
     double value = 0;
+    double previous = 0;                 // value before the solve under way
+    double usage = 0;                    // count / penalty, for the solve under way
     std::uint64_t visited = 0;           // component search epoch
     bool fixed = false, listed = false;  // solver state
     LinkId bottleneck = kNoLink;         // the saturated link that listed it last
@@ -100,10 +109,12 @@ class MaxMinSystem {
     double remaining_over_usage;
   };
 
+  std::span<const LinkId> links_of(const Variable& x) const { return {link_ids_.data() + x.first_link, x.link_count}; }
   void mark_modified(LinkId l);
   void attach(VariableId v);
   void detach(VariableId v);
-  void collect_component();
+  void set_up_component();
+  void set_up_link(LinkId l);
   void solve_links();
   void update_saturated(double ratio, std::uint32_t position);
   void list_saturated_variables();
@@ -115,11 +126,14 @@ class MaxMinSystem {
 
   std::vector<Link> links_;
   std::vector<Variable> variables_;
+  std::vector<LinkId> link_ids_;      // every variable's links, by Variable::first_link
+  std::vector<std::uint32_t> slots_;  // beside link_ids_: its position in that link's `variables`
   std::vector<LinkId> modified_links_;
   std::uint64_t epoch_ = 0;
   // Scratch of one solve.
-  std::vector<LinkId> component_;
+  std::vector<LinkId> stack_;  // links reached, not set up yet
   std::vector<VariableId> solved_;
+  std::vector<VariableId> changed_;
   std::vector<Light> light_;
   std::vector<std::uint32_t> saturated_;  // positions in light_
   std::vector<VariableId> saturated_variables_;

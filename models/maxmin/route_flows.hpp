@@ -27,6 +27,7 @@ class RouteFlows {
   void join(TransferId id, double bytes, double time) {
     bring_up_to(time);
     ends_.push({service_ + bytes, id});
+    first_end_ = ends_.top().first;
   }
 
   // The rate changes at `time`; returns the time the next flow completes.
@@ -49,6 +50,7 @@ class RouteFlows {
     while (!ends_.empty() && next_end() - now < precision) {
       completed.push_back(ends_.top().second);
       ends_.pop();
+      first_end_ = ends_.empty() ? kNever : ends_.top().first;
       ++done;
     }
     if (ends_.empty()) {
@@ -69,12 +71,15 @@ class RouteFlows {
 
   double next_end() const {
     if (ends_.empty() || !(rate_ > 0)) return kNever;
-    return updated_ + (ends_.top().first - service_) / rate_;
+    return updated_ + (first_end_ - service_) / rate_;
   }
 
   double service_ = 0;  // bytes each flow received since the route was idle, up to updated_
   double updated_ = 0;
   double rate_ = 0;  // bytes/s of each flow since updated_
+  // ends_.top().first, kept beside the clock: a solve reads it for every
+  // route whose rate changed, and the queue's storage is elsewhere in memory.
+  double first_end_ = kNever;
   // (service at which the flow is complete, transfer), soonest first.
   std::priority_queue<std::pair<double, TransferId>, std::vector<std::pair<double, TransferId>>, std::greater<>> ends_;
 };
