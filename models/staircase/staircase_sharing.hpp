@@ -16,16 +16,20 @@
 // messages that start later. Inter-node flows may further be held back by
 // the fabric (FabricSharing).
 //
-// Cost: each message class (a process's messages on a level) keeps its
-// completion time in its group's heap and is settled lazily; each group
-// keeps its earliest completion in one heap of groups. A message event
-// touches only its process's classes, O(log n); only a change in the number
-// n of receivers of a group (which changes every share) touches all of the
-// group's members, and so does a change in the fabric's caps.
+// Cost: each message class (a process's messages on a level) keeps the
+// time its smallest message completes and is settled lazily; each group
+// keeps, per member process, the earliest of its classes' times in a heap,
+// and the earliest completion of each group is in one heap of groups. A
+// message event touches only its process's classes (a scan of them, one
+// heap update); only a change in the number n of receivers of a group
+// (which changes every share) touches all of the group's members, and so
+// does a change in the fabric's caps.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -126,6 +130,8 @@ class StaircaseSharing {
     double rate = 0;          // per message, B/s, since settled_at
     double settled_at = 0;
     double factor = 1;  // the fabric's phi for its node pair
+    // When its smallest message completes at `rate` (infinity: empty or held).
+    double done_at = std::numeric_limits<double>::infinity();
   };
   struct Process {
     int node = 0;
@@ -142,7 +148,10 @@ class StaircaseSharing {
     GroupKind kind;
     int node = 0;
     std::vector<int> members;
-    IndexedHeap<int> completions;  // class -> time its smallest message completes
+    // member process -> the earliest done_at of its classes on the group:
+    // one entry per process, so that a new rate for a process's classes
+    // costs a scan of them and one heap update, not one per class.
+    IndexedHeap<int> completions;
     // Node groups: per source node A, the sum over members of c_pA / m_p.
     std::vector<std::pair<int, double>> weights;
     std::map<int, std::vector<int>> classes_from;  // node groups: source node -> its classes
@@ -152,13 +161,17 @@ class StaircaseSharing {
   bool wants_socket_service(const Process& p) const;
   int new_class(int process, int source_node);
   void free_class(int c);
+  static std::uint64_t class_key(int receiver, int source_node, int source_process);
   void settle(Class& c, double t);
   void settle_process(int process, GroupKind kind, double t);
   double share(const Group& g) const;
   double inter_rate(const Class& c, double per_message) const;
-  void schedule(Group& g, int id, double t);
+  void schedule(Class& c, double t);
+  int first_class(const Process& p, GroupKind kind) const;
+  void reschedule(int process, GroupKind kind);
   void count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders);
   void refresh_senders(double t);
+  void follow(int id, double before, std::vector<int>& rescan);
   void advance_events(double now, std::vector<Completion>& done);
   void set_rates(int process, GroupKind kind, double t);
   void refresh_process(int process, GroupKind kind, double t);
@@ -181,6 +194,10 @@ class StaircaseSharing {
   std::vector<int> free_classes_;
   std::vector<Group> groups_;                      // socket groups first, then node groups
   std::vector<std::vector<int>> senders_of_node_;  // with the sender side: processes sending inter-node data
+  std::vector<double> sender_share_;               // by node: BW_MP(n_s)/n_s of its senders
+  // Inter-node classes by (receiver, source node, source process): finding a
+  // new message's class costs O(1), not a scan of the receiver's classes.
+  std::unordered_map<std::uint64_t, int> inter_class_;
   // Sending-side changes not yet applied to the rates: nodes whose number of
   // senders changed, senders whose number of messages changed, since when.
   std::vector<int> stale_nodes_, stale_senders_;
