@@ -2,10 +2,10 @@
 // sending side", a departure from Thune et al.): an inter-node message moves
 // at most at its sender's share of the sending node, and the rates of the
 // classes a sender feeds follow its changes once per instant.
-#include "models/staircase/staircase_sharing.hpp"
-
 #include <algorithm>
 #include <limits>
+
+#include "models/staircase/staircase_sharing.hpp"
 
 namespace contend {
 
@@ -108,6 +108,7 @@ void StaircaseSharing::follow(int id, double before, std::vector<int>& rescan) {
 }
 
 void StaircaseSharing::flush() {
+  if (!stale_receivers_.empty()) refresh_receivers(stale_since_);
   if (!stale_nodes_.empty() || !stale_senders_.empty()) refresh_senders(stale_since_);
 }
 

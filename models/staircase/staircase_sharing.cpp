@@ -100,13 +100,8 @@ void StaircaseSharing::settle(Class& c, double t) {
 }
 
 void StaircaseSharing::settle_process(int process, GroupKind kind, double t) {
-  auto& p = processes_[static_cast<std::size_t>(process)];
-  if (kind == kSocket) {
-    if (p.on >= 0) settle(classes_[static_cast<std::size_t>(p.on)], t);
-    if (p.off >= 0) settle(classes_[static_cast<std::size_t>(p.off)], t);
-  } else {
-    for (int c : p.inter) settle(classes_[static_cast<std::size_t>(c)], t);
-  }
+  for_each_class(processes_[static_cast<std::size_t>(process)], kind,
+                 [&](int c) { settle(classes_[static_cast<std::size_t>(c)], t); });
 }
 
 // ---------------------------------------------------------------- rates
@@ -137,20 +132,13 @@ void StaircaseSharing::schedule(Class& c, double t) {
 int StaircaseSharing::first_class(const Process& p, GroupKind kind) const {
   int first = -1;
   double earliest = kInfinity;
-  auto consider = [&](int id) {
-    if (id < 0) return;
+  for_each_class(p, kind, [&](int id) {
     const double at = classes_[static_cast<std::size_t>(id)].done_at;
     if (at < earliest || (at == earliest && first >= 0 && id < first)) {
       earliest = at;
       first = id;
     }
-  };
-  if (kind == kSocket) {
-    consider(p.on);
-    consider(p.off);
-  } else {
-    for (int id : p.inter) consider(id);
-  }
+  });
   return first;
 }
 
@@ -265,19 +253,12 @@ bool StaircaseSharing::update_membership(int process, GroupKind kind) {
   g.members.erase(std::find(g.members.begin(), g.members.end(), process));
   report_members(group_of(p, kind));
   // Its classes (if any, in sequential mode) wait unserved.
-  auto suspend = [&](int id) {
-    if (id < 0) return;
+  g.completions.erase(process);
+  for_each_class(p, kind, [&](int id) {
     classes_[static_cast<std::size_t>(id)].rate = 0;
     classes_[static_cast<std::size_t>(id)].done_at = kInfinity;
     report(id, clock_);
-  };
-  g.completions.erase(process);
-  if (kind == kSocket) {
-    suspend(p.on);
-    suspend(p.off);
-  } else {
-    for (int c : p.inter) suspend(c);
-  }
+  });
   return true;
 }
 
@@ -348,6 +329,33 @@ void StaircaseSharing::after_change(int process, GroupKind kind, double t, bool 
   if (kind == kNode) update_fabric(group, t);
 }
 
+// The receivers whose inter-node messages started at t (add()): each
+// node group that gained members refreshed once, each other receiver once,
+// then each group's fabric demands.
+void StaircaseSharing::refresh_receivers(double t) {
+  std::sort(stale_groups_.begin(), stale_groups_.end());
+  stale_groups_.erase(std::unique(stale_groups_.begin(), stale_groups_.end()), stale_groups_.end());
+  std::sort(stale_receivers_.begin(), stale_receivers_.end());
+  stale_receivers_.erase(std::unique(stale_receivers_.begin(), stale_receivers_.end()), stale_receivers_.end());
+  for (int group : stale_groups_) refresh_group(group, t);
+  std::vector<int> groups = stale_groups_;
+  for (int process : stale_receivers_) {
+    const auto& p = processes_[static_cast<std::size_t>(process)];
+    const int group = group_of(p, kNode);
+    groups.push_back(group);
+    if (!p.member[kNode] || std::binary_search(stale_groups_.begin(), stale_groups_.end(), group)) continue;
+    refresh_process(process, kNode, t);
+  }
+  stale_groups_.clear();
+  stale_receivers_.clear();
+  std::sort(groups.begin(), groups.end());
+  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  for (int group : groups) {
+    publish(group);
+    update_fabric(group, t);
+  }
+}
+
 // ---------------------------------------------------------------- events
 
 void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double bytes, double now,
@@ -388,7 +396,12 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     ++q.inter_count;
     add_weights(q, g, +1);
     if (source_process >= 0) count_sent(source_process, +1, stale_nodes_, stale_senders_);
-    after_change(dst, kNode, now, update_membership(dst, kNode));
+    // The new rates wait for the end of the instant (flush()): a receiver
+    // whose k messages start together costs one refresh, not k, and a node
+    // group that n receivers join at once one refresh, not n.
+    if (update_membership(dst, kNode)) stale_groups_.push_back(group_of(q, kNode));
+    stale_receivers_.push_back(dst);
+    stale_since_ = now;
     if (options_.sequential_levels) {
       settle_process(dst, kSocket, now);
       if (update_membership(dst, kSocket)) refresh_group(q.socket_group, now);
@@ -406,7 +419,7 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
 }
 
 double StaircaseSharing::next_event() const {
-  if (!stale_nodes_.empty() || !stale_senders_.empty()) return stale_since_;
+  if (stale()) return stale_since_;
   return schedule_.empty() ? kInfinity : schedule_.top().time;
 }
 
@@ -420,7 +433,7 @@ void StaircaseSharing::advance(double now, std::vector<Completion>& done) {
 void StaircaseSharing::advance_events(double now, std::vector<Completion>& done) {
   if (now > stale_since_) flush();
   while (!schedule_.empty() && schedule_.top().time <= now) {
-    if (!stale_nodes_.empty() || !stale_senders_.empty()) {
+    if (stale()) {
       flush();  // the completion times may have moved: look again
       continue;
     }

@@ -103,14 +103,15 @@ class StaircaseSharing {
   const FabricSharing* fabric() const { return fabric_.get(); }
 
   // Earliest time a flow completes (infinity if none moves), or the time of
-  // sending-side rates still to bring up to date (flush()).
+  // rates still to bring up to date (flush()).
   double next_event() const;
   // Processes every completion at or before `now`, in time order, and
   // brings every rate up to date.
   void advance(double now, std::vector<Completion>& done);
-  // Brings the sending side's rates up to date. add() defers them to the
-  // end of its instant, so that many messages starting together cost one
-  // refresh per sender; call it when the instant's adds are done.
+  // Brings the rates of inter-node messages up to date, on both sides.
+  // add() defers them to the end of its instant, so that many messages
+  // starting together cost one refresh per receiver and per sender; call it
+  // when the instant's adds are done.
   void flush();
   // Calls f(id, rate) for each moving message, its rate in B/s (for --step).
   template <class F>
@@ -157,6 +158,16 @@ class StaircaseSharing {
     std::map<int, std::vector<int>> classes_from;  // node groups: source node -> its classes
   };
 
+  // Calls f(class) for each class of process p on the level `kind`.
+  template <class F>
+  static void for_each_class(const Process& p, GroupKind kind, F f) {
+    if (kind == kNode) {
+      for (int c : p.inter) f(c);
+      return;
+    }
+    if (p.on >= 0) f(p.on);
+    if (p.off >= 0) f(p.off);
+  }
   int group_of(const Process& p, GroupKind kind) const;
   bool wants_socket_service(const Process& p) const;
   int new_class(int process, int source_node);
@@ -171,6 +182,8 @@ class StaircaseSharing {
   void reschedule(int process, GroupKind kind);
   void count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders);
   void refresh_senders(double t);
+  void refresh_receivers(double t);
+  bool stale() const { return !stale_nodes_.empty() || !stale_senders_.empty() || !stale_receivers_.empty(); }
   void follow(int id, double before, std::vector<int>& rescan);
   void advance_events(double now, std::vector<Completion>& done);
   void set_rates(int process, GroupKind kind, double t);
@@ -201,6 +214,9 @@ class StaircaseSharing {
   // Sending-side changes not yet applied to the rates: nodes whose number of
   // senders changed, senders whose number of messages changed, since when.
   std::vector<int> stale_nodes_, stale_senders_;
+  // Inter-node messages started this instant: their receivers, and the node
+  // groups they joined, whose rates are not brought up to date yet.
+  std::vector<int> stale_receivers_, stale_groups_;
   double stale_since_ = 0;
   int node_group_base_ = 0;
   IndexedHeap<int> schedule_;  // group -> its earliest completion, as last published
