@@ -13,6 +13,7 @@ void MessageClass::add(TransferId id, double bytes) {
   }
   heap_.push(Entry{served_ + bytes, id});
   threshold_sum_ += served_ + bytes;
+  next_threshold_ = heap_.top().threshold;
 }
 
 double MessageClass::remaining_volume() const {
@@ -20,11 +21,12 @@ double MessageClass::remaining_volume() const {
 }
 
 void MessageClass::pop_completed(double tolerance, bool force, std::vector<TransferId>& out) {
-  while (!heap_.empty() && (force || heap_.top().threshold - served_ <= tolerance)) {
-    threshold_sum_ -= heap_.top().threshold;
+  while (!heap_.empty() && (force || next_threshold_ - served_ <= tolerance)) {
+    threshold_sum_ -= next_threshold_;
     out.push_back(heap_.top().id);
     heap_.pop();
     force = false;
+    if (!heap_.empty()) next_threshold_ = heap_.top().threshold;
   }
   if (heap_.empty()) threshold_sum_ = 0;
 }

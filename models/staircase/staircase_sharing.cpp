@@ -25,6 +25,7 @@ StaircaseSharing::StaircaseSharing(const Platform& platform, const Mapping& mapp
   }
   node_group_base_ = platform.nodes.count * sockets;
   senders_of_node_.resize(static_cast<std::size_t>(platform.nodes.count));
+  sender_share_.resize(static_cast<std::size_t>(platform.nodes.count), 0);
   groups_.resize(static_cast<std::size_t>(node_group_base_ + platform.nodes.count));
   for (int g = 0; g < static_cast<int>(groups_.size()); ++g) {
     auto& group = groups_[static_cast<std::size_t>(g)];
@@ -62,8 +63,19 @@ int StaircaseSharing::new_class(int process, int source_node) {
   return c;
 }
 
+// The inter-node class of `receiver` for messages from `source_node` (with
+// a fabric) and `source_process` (with the sending side), -1 for "any".
+std::uint64_t StaircaseSharing::class_key(int receiver, int source_node, int source_process) {
+  const auto source = source_process >= 0 ? static_cast<std::uint32_t>(source_process)
+                                          : 0x80000000u | static_cast<std::uint32_t>(source_node + 1);
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(receiver)) << 32 | source;
+}
+
 void StaircaseSharing::free_class(int c) {
   auto& k = classes_[static_cast<std::size_t>(c)];
+  // (A socket class may share its key with its process's one inter-node class.)
+  const auto found = inter_class_.find(class_key(k.process, k.source_node, k.source_process));
+  if (found != inter_class_.end() && found->second == c) inter_class_.erase(found);
   if (k.source_process >= 0) {
     auto& sent = processes_[static_cast<std::size_t>(k.source_process)].sent;
     sent.erase(std::find(sent.begin(), sent.end(), c));
@@ -88,13 +100,8 @@ void StaircaseSharing::settle(Class& c, double t) {
 }
 
 void StaircaseSharing::settle_process(int process, GroupKind kind, double t) {
-  auto& p = processes_[static_cast<std::size_t>(process)];
-  if (kind == kSocket) {
-    if (p.on >= 0) settle(classes_[static_cast<std::size_t>(p.on)], t);
-    if (p.off >= 0) settle(classes_[static_cast<std::size_t>(p.off)], t);
-  } else {
-    for (int c : p.inter) settle(classes_[static_cast<std::size_t>(c)], t);
-  }
+  for_each_class(processes_[static_cast<std::size_t>(process)], kind,
+                 [&](int c) { settle(classes_[static_cast<std::size_t>(c)], t); });
 }
 
 // ---------------------------------------------------------------- rates
@@ -104,35 +111,46 @@ double StaircaseSharing::share(const Group& g) const {
   return n > 0 ? platform_.level(Level::InterNode).bandwidth.aggregate(n) / n : 0;
 }
 
-// The rate of an inter-node class whose receiving process gets
-// `per_message` per message: Thune eqs. (5)/(7) and (9), times the fabric's
-// phi, and with the sender side at most the sender's share of its node,
-// BW_MP(n_s)/n_s split over its m_s inter-node messages (computed as the
-// receiving side's, so that a symmetric exchange gives the same bits; a tie
-// keeps the receiving side's).
-double StaircaseSharing::inter_rate(const Class& c, double per_message) const {
-  const double rate = per_message * c.factor;
-  if (c.source_process < 0) return rate;
-  const auto& sender = processes_[static_cast<std::size_t>(c.source_process)];
-  const double n = static_cast<double>(senders_of_node_[static_cast<std::size_t>(sender.node)].size());
-  const double cap = platform_.level(Level::InterNode).bandwidth.aggregate(n) / n / sender.sending;
-  return cap < rate ? cap : rate;
-}
-
-// The completion time of class `id` (settled to t) in its group's heap.
-void StaircaseSharing::schedule(Group& g, int id, double t) {
-  auto& c = classes_[static_cast<std::size_t>(id)];
+// When the smallest message of class c (settled to t) completes at its rate.
+void StaircaseSharing::schedule(Class& c, double t) {
   if (c.messages.empty()) {
-    g.completions.erase(id);
+    c.done_at = kInfinity;
     return;
   }
   const double gap = c.messages.smallest_gap();
   if (gap <= kByteTolerance) {
-    g.completions.set(id, t);
+    c.done_at = t;
   } else if (c.rate > 0) {
-    g.completions.set(id, t + gap / c.rate);
+    c.done_at = t + gap / c.rate;
   } else {
-    g.completions.erase(id);
+    c.done_at = kInfinity;
+  }
+}
+
+// The class of process p on the level `kind` that completes a message
+// first (ties: the smaller class number), -1 if none moves.
+int StaircaseSharing::first_class(const Process& p, GroupKind kind) const {
+  int first = -1;
+  double earliest = kInfinity;
+  for_each_class(p, kind, [&](int id) {
+    const double at = classes_[static_cast<std::size_t>(id)].done_at;
+    if (at < earliest || (at == earliest && first >= 0 && id < first)) {
+      earliest = at;
+      first = id;
+    }
+  });
+  return first;
+}
+
+// The process's entry in its group's heap: its earliest class completion.
+void StaircaseSharing::reschedule(int process, GroupKind kind) {
+  const auto& p = processes_[static_cast<std::size_t>(process)];
+  auto& g = groups_[static_cast<std::size_t>(group_of(p, kind))];
+  const int first = first_class(p, kind);
+  if (first < 0) {
+    g.completions.erase(process);
+  } else {
+    g.completions.set(process, classes_[static_cast<std::size_t>(first)].done_at);
   }
 }
 
@@ -158,88 +176,35 @@ void StaircaseSharing::set_rates(int process, GroupKind kind, double t) {
     // evenly over its messages (eq. (9)).
     if (on) {
       on->rate = theta * mix / on->messages.count();
-      schedule(g, p.on, t);
+      schedule(*on, t);
       report(p.on, t);
     }
     if (off) {
       off->rate = (1 - theta) * mix / off->messages.count();
-      schedule(g, p.off, t);
+      schedule(*off, t);
       report(p.off, t);
     }
+    reschedule(process, kind);
     return;
   }
   // Thune eqs. (5)/(7): each of the n receiving processes gets BW_MP(n)/n,
   // split evenly over its messages; the fabric may hold a node pair back,
   // the sending side a sender.
   const double per_message = share(g) / p.inter_count;
+  double earliest = kInfinity;
   for (int id : p.inter) {
     auto& c = classes_[static_cast<std::size_t>(id)];
     c.rate = inter_rate(c, per_message);
-    schedule(g, id, t);
+    schedule(c, t);
     report(id, t);
+    earliest = std::min(earliest, c.done_at);
   }
-}
-
-// ---------------------------------------------------------------- the sending side
-
-// `sender` sends `delta` more inter-node messages. Its node's share per
-// sender changes when it starts or stops sending (n_s), listed in `nodes`;
-// otherwise only its own messages' caps, listed in `senders`.
-void StaircaseSharing::count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders) {
-  stale_since_ = clock_;
-  auto& s = processes_[static_cast<std::size_t>(sender)];
-  const bool was_sending = s.sending > 0;
-  s.sending += delta;
-  if (was_sending == (s.sending > 0)) {
-    senders.push_back(sender);
-    return;
-  }
-  auto& list = senders_of_node_[static_cast<std::size_t>(s.node)];
-  if (s.sending > 0) {
-    list.push_back(sender);
+  // The process's entry: the earliest of its classes (reschedule() without a second scan).
+  if (earliest < kInfinity) {
+    g.completions.set(process, earliest);
   } else {
-    list.erase(std::find(list.begin(), list.end(), sender));
+    g.completions.erase(process);
   }
-  nodes.push_back(s.node);
-}
-
-// New rates, at t, for every class sent by a stale sender or by a sender
-// of a stale node; a class whose rate is unchanged (its receiving side
-// bounds it) is left as it is.
-void StaircaseSharing::refresh_senders(double t) {
-  std::vector<int> all = stale_senders_;
-  for (int node : stale_nodes_) {
-    const auto& list = senders_of_node_[static_cast<std::size_t>(node)];
-    all.insert(all.end(), list.begin(), list.end());
-  }
-  stale_senders_.clear();
-  stale_nodes_.clear();
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
-  std::vector<int> touched;
-  for (int sender : all) {
-    for (int id : processes_[static_cast<std::size_t>(sender)].sent) {
-      auto& c = classes_[static_cast<std::size_t>(id)];
-      const auto& p = processes_[static_cast<std::size_t>(c.process)];
-      if (!p.member[kNode]) continue;
-      const int group = group_of(p, kNode);
-      auto& g = groups_[static_cast<std::size_t>(group)];
-      const double rate = inter_rate(c, share(g) / p.inter_count);
-      if (rate == c.rate) continue;
-      settle(c, t);
-      c.rate = rate;
-      schedule(g, id, t);
-      report(id, t);
-      touched.push_back(group);
-    }
-  }
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  for (int group : touched) publish(group);
-}
-
-void StaircaseSharing::flush() {
-  if (!stale_nodes_.empty() || !stale_senders_.empty()) refresh_senders(stale_since_);
 }
 
 void StaircaseSharing::refresh_process(int process, GroupKind kind, double t) {
@@ -288,26 +253,13 @@ bool StaircaseSharing::update_membership(int process, GroupKind kind) {
   g.members.erase(std::find(g.members.begin(), g.members.end(), process));
   report_members(group_of(p, kind));
   // Its classes (if any, in sequential mode) wait unserved.
-  auto suspend = [&](int id) {
-    if (id < 0) return;
+  g.completions.erase(process);
+  for_each_class(p, kind, [&](int id) {
     classes_[static_cast<std::size_t>(id)].rate = 0;
-    g.completions.erase(id);
+    classes_[static_cast<std::size_t>(id)].done_at = kInfinity;
     report(id, clock_);
-  };
-  if (kind == kSocket) {
-    suspend(p.on);
-    suspend(p.off);
-  } else {
-    for (int c : p.inter) suspend(c);
-  }
+  });
   return true;
-}
-
-void StaircaseSharing::report_members(int group) const {
-  if (!group_observer_) return;
-  const auto& g = groups_[static_cast<std::size_t>(group)];
-  const GroupName name{g.kind == kNode, g.node, g.kind == kNode ? -1 : group % platform_.nodes.sockets};
-  group_observer_(group, name, clock_, static_cast<int>(g.members.size()));
 }
 
 // Node groups keep, per source node A, the sum over members of c_pA / m_p,
@@ -347,6 +299,7 @@ void StaircaseSharing::apply_factor(int src_node, int dst_node, double t) {
   if (it == g.classes_from.end()) return;
   const double factor = fabric_->factor(src_node, dst_node);
   const double s = share(g);
+  std::vector<int> rescan;
   for (int id : it->second) {
     auto& c = classes_[static_cast<std::size_t>(id)];
     const auto& p = processes_[static_cast<std::size_t>(c.process)];
@@ -354,55 +307,15 @@ void StaircaseSharing::apply_factor(int src_node, int dst_node, double t) {
     c.factor = factor;
     if (!p.member[kNode]) continue;
     c.rate = inter_rate(c, s / p.inter_count);
-    schedule(g, id, t);
+    const double before = c.done_at;
+    schedule(c, t);
     report(id, t);
+    follow(id, before, rescan);
   }
+  std::sort(rescan.begin(), rescan.end());
+  rescan.erase(std::unique(rescan.begin(), rescan.end()), rescan.end());
+  for (int process : rescan) reschedule(process, kNode);
   publish(group);
-}
-
-void StaircaseSharing::report(int c, double t) {
-  if (!observer_ || c < 0) return;
-  const auto& k = classes_[static_cast<std::size_t>(c)];
-  const auto& ids = members_[static_cast<std::size_t>(c)];
-  if (ids.empty()) return;
-  const auto& p = processes_[static_cast<std::size_t>(k.process)];
-  RateCause cause;
-  cause.node = p.node;
-  cause.receiver = k.process;
-  if (k.source_node >= 0 || (p.on != c && p.off != c)) {
-    const auto& g = groups_[static_cast<std::size_t>(group_of(p, kNode))];
-    cause.node_level = true;
-    cause.members = static_cast<int>(g.members.size());
-    cause.messages = p.inter_count;
-    cause.aggregate = share(g) * cause.members;
-    cause.factor = k.factor;
-    cause.source_node = k.source_node;
-    cause.waiting = !p.member[kNode];
-    if (k.source_process >= 0) {
-      const auto& sender = processes_[static_cast<std::size_t>(k.source_process)];
-      cause.sender = k.source_process;
-      cause.senders = static_cast<int>(senders_of_node_[static_cast<std::size_t>(sender.node)].size());
-      cause.sent_messages = sender.sending;
-      cause.sender_limited = p.member[kNode] && k.rate < share(g) / p.inter_count * k.factor;
-      if (cause.source_node < 0) cause.source_node = sender.node;
-    }
-  } else {
-    const auto& g = groups_[static_cast<std::size_t>(group_of(p, kSocket))];
-    const double n = static_cast<double>(g.members.size());
-    cause.socket = p.socket_group % platform_.nodes.sockets;
-    cause.members = static_cast<int>(g.members.size());
-    cause.messages = k.messages.count();
-    cause.intra_socket = p.on == c;
-    const double v_on = p.on >= 0 ? classes_[static_cast<std::size_t>(p.on)].messages.remaining_volume() : 0;
-    const double v_off = p.off >= 0 ? classes_[static_cast<std::size_t>(p.off)].messages.remaining_volume() : 0;
-    cause.theta = p.off < 0 ? 1 : p.on < 0 ? 0 : (v_on + v_off > 0 ? v_on / (v_on + v_off) : 0.5);
-    if (n > 0) {
-      cause.aggregate = cause.theta * platform_.level(Level::IntraSocket).bandwidth.aggregate(n) +
-                        (1 - cause.theta) * platform_.level(Level::InterSocket).bandwidth.aggregate(n);
-    }
-    cause.waiting = !p.member[kSocket];
-  }
-  observer_(ids, t, k.rate, cause);
 }
 
 void StaircaseSharing::after_change(int process, GroupKind kind, double t, bool membership_changed) {
@@ -414,6 +327,33 @@ void StaircaseSharing::after_change(int process, GroupKind kind, double t, bool 
     publish(group);
   }
   if (kind == kNode) update_fabric(group, t);
+}
+
+// The receivers whose inter-node messages started at t (add()): each
+// node group that gained members refreshed once, each other receiver once,
+// then each group's fabric demands.
+void StaircaseSharing::refresh_receivers(double t) {
+  std::sort(stale_groups_.begin(), stale_groups_.end());
+  stale_groups_.erase(std::unique(stale_groups_.begin(), stale_groups_.end()), stale_groups_.end());
+  std::sort(stale_receivers_.begin(), stale_receivers_.end());
+  stale_receivers_.erase(std::unique(stale_receivers_.begin(), stale_receivers_.end()), stale_receivers_.end());
+  for (int group : stale_groups_) refresh_group(group, t);
+  std::vector<int> groups = stale_groups_;
+  for (int process : stale_receivers_) {
+    const auto& p = processes_[static_cast<std::size_t>(process)];
+    const int group = group_of(p, kNode);
+    groups.push_back(group);
+    if (!p.member[kNode] || std::binary_search(stale_groups_.begin(), stale_groups_.end(), group)) continue;
+    refresh_process(process, kNode, t);
+  }
+  stale_groups_.clear();
+  stale_receivers_.clear();
+  std::sort(groups.begin(), groups.end());
+  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  for (int group : groups) {
+    publish(group);
+    update_fabric(group, t);
+  }
 }
 
 // ---------------------------------------------------------------- events
@@ -434,13 +374,12 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     // holds them all (an event then costs O(log m)).
     const int source_node = fabric_ ? processes_[static_cast<std::size_t>(src)].node : -1;
     const int source_process = options_.sender_nic ? src : -1;
-    auto it = std::find_if(p.inter.begin(), p.inter.end(), [&](int c) {
-      const auto& k = classes_[static_cast<std::size_t>(c)];
-      return k.source_node == source_node && k.source_process == source_process;
-    });
-    int c = it == p.inter.end() ? -1 : *it;
+    const auto key = class_key(dst, source_node, source_process);
+    const auto found = inter_class_.find(key);
+    int c = found == inter_class_.end() ? -1 : found->second;
     if (c < 0) {
       c = new_class(dst, source_node);
+      inter_class_.emplace(key, c);
       if (fabric_) {
         classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
         g.classes_from[source_node].push_back(c);
@@ -457,7 +396,12 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     ++q.inter_count;
     add_weights(q, g, +1);
     if (source_process >= 0) count_sent(source_process, +1, stale_nodes_, stale_senders_);
-    after_change(dst, kNode, now, update_membership(dst, kNode));
+    // The new rates wait for the end of the instant (flush()): a receiver
+    // whose k messages start together costs one refresh, not k, and a node
+    // group that n receivers join at once one refresh, not n.
+    if (update_membership(dst, kNode)) stale_groups_.push_back(group_of(q, kNode));
+    stale_receivers_.push_back(dst);
+    stale_since_ = now;
     if (options_.sequential_levels) {
       settle_process(dst, kSocket, now);
       if (update_membership(dst, kSocket)) refresh_group(q.socket_group, now);
@@ -475,7 +419,7 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
 }
 
 double StaircaseSharing::next_event() const {
-  if (!stale_nodes_.empty() || !stale_senders_.empty()) return stale_since_;
+  if (stale()) return stale_since_;
   return schedule_.empty() ? kInfinity : schedule_.top().time;
 }
 
@@ -489,7 +433,7 @@ void StaircaseSharing::advance(double now, std::vector<Completion>& done) {
 void StaircaseSharing::advance_events(double now, std::vector<Completion>& done) {
   if (now > stale_since_) flush();
   while (!schedule_.empty() && schedule_.top().time <= now) {
-    if (!stale_nodes_.empty() || !stale_senders_.empty()) {
+    if (stale()) {
       flush();  // the completion times may have moved: look again
       continue;
     }
@@ -503,10 +447,10 @@ void StaircaseSharing::advance_events(double now, std::vector<Completion>& done)
 
 void StaircaseSharing::process_group_event(int group, double t, std::vector<Completion>& done) {
   auto& g = groups_[static_cast<std::size_t>(group)];
-  const int first = g.completions.top().id;
-  const int process = classes_[static_cast<std::size_t>(first)].process;
+  const int process = g.completions.top().id;
   const GroupKind kind = g.kind;
   auto& p = processes_[static_cast<std::size_t>(process)];
+  const int first = first_class(p, kind);
   settle_process(process, kind, t);
   if (kind == kNode) add_weights(p, g, -1);
 
@@ -526,7 +470,6 @@ void StaircaseSharing::process_group_event(int group, double t, std::vector<Comp
     if (kind == kNode) p.inter_count -= popped;
     if (c.source_process >= 0 && popped > 0) count_sent(c.source_process, -popped, stale_nodes_, stale_senders_);
     if (c.messages.empty()) {
-      g.completions.erase(id);
       free_class(id);
       id = -1;
     }

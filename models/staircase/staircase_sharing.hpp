@@ -16,16 +16,20 @@
 // messages that start later. Inter-node flows may further be held back by
 // the fabric (FabricSharing).
 //
-// Cost: each message class (a process's messages on a level) keeps its
-// completion time in its group's heap and is settled lazily; each group
-// keeps its earliest completion in one heap of groups. A message event
-// touches only its process's classes, O(log n); only a change in the number
-// n of receivers of a group (which changes every share) touches all of the
-// group's members, and so does a change in the fabric's caps.
+// Cost: each message class (a process's messages on a level) keeps the
+// time its smallest message completes and is settled lazily; each group
+// keeps, per member process, the earliest of its classes' times in a heap,
+// and the earliest completion of each group is in one heap of groups. A
+// message event touches only its process's classes (a scan of them, one
+// heap update); only a change in the number n of receivers of a group
+// (which changes every share) touches all of the group's members, and so
+// does a change in the fabric's caps.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -99,14 +103,15 @@ class StaircaseSharing {
   const FabricSharing* fabric() const { return fabric_.get(); }
 
   // Earliest time a flow completes (infinity if none moves), or the time of
-  // sending-side rates still to bring up to date (flush()).
+  // rates still to bring up to date (flush()).
   double next_event() const;
   // Processes every completion at or before `now`, in time order, and
   // brings every rate up to date.
   void advance(double now, std::vector<Completion>& done);
-  // Brings the sending side's rates up to date. add() defers them to the
-  // end of its instant, so that many messages starting together cost one
-  // refresh per sender; call it when the instant's adds are done.
+  // Brings the rates of inter-node messages up to date, on both sides.
+  // add() defers them to the end of its instant, so that many messages
+  // starting together cost one refresh per receiver and per sender; call it
+  // when the instant's adds are done.
   void flush();
   // Calls f(id, rate) for each moving message, its rate in B/s (for --step).
   template <class F>
@@ -126,6 +131,8 @@ class StaircaseSharing {
     double rate = 0;          // per message, B/s, since settled_at
     double settled_at = 0;
     double factor = 1;  // the fabric's phi for its node pair
+    // When its smallest message completes at `rate` (infinity: empty or held).
+    double done_at = std::numeric_limits<double>::infinity();
   };
   struct Process {
     int node = 0;
@@ -142,23 +149,42 @@ class StaircaseSharing {
     GroupKind kind;
     int node = 0;
     std::vector<int> members;
-    IndexedHeap<int> completions;  // class -> time its smallest message completes
+    // member process -> the earliest done_at of its classes on the group:
+    // one entry per process, so that a new rate for a process's classes
+    // costs a scan of them and one heap update, not one per class.
+    IndexedHeap<int> completions;
     // Node groups: per source node A, the sum over members of c_pA / m_p.
     std::vector<std::pair<int, double>> weights;
     std::map<int, std::vector<int>> classes_from;  // node groups: source node -> its classes
   };
 
+  // Calls f(class) for each class of process p on the level `kind`.
+  template <class F>
+  static void for_each_class(const Process& p, GroupKind kind, F f) {
+    if (kind == kNode) {
+      for (int c : p.inter) f(c);
+      return;
+    }
+    if (p.on >= 0) f(p.on);
+    if (p.off >= 0) f(p.off);
+  }
   int group_of(const Process& p, GroupKind kind) const;
   bool wants_socket_service(const Process& p) const;
   int new_class(int process, int source_node);
   void free_class(int c);
+  static std::uint64_t class_key(int receiver, int source_node, int source_process);
   void settle(Class& c, double t);
   void settle_process(int process, GroupKind kind, double t);
   double share(const Group& g) const;
   double inter_rate(const Class& c, double per_message) const;
-  void schedule(Group& g, int id, double t);
+  void schedule(Class& c, double t);
+  int first_class(const Process& p, GroupKind kind) const;
+  void reschedule(int process, GroupKind kind);
   void count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders);
   void refresh_senders(double t);
+  void refresh_receivers(double t);
+  bool stale() const { return !stale_nodes_.empty() || !stale_senders_.empty() || !stale_receivers_.empty(); }
+  void follow(int id, double before, std::vector<int>& rescan);
   void advance_events(double now, std::vector<Completion>& done);
   void set_rates(int process, GroupKind kind, double t);
   void refresh_process(int process, GroupKind kind, double t);
@@ -181,9 +207,16 @@ class StaircaseSharing {
   std::vector<int> free_classes_;
   std::vector<Group> groups_;                      // socket groups first, then node groups
   std::vector<std::vector<int>> senders_of_node_;  // with the sender side: processes sending inter-node data
+  std::vector<double> sender_share_;               // by node: BW_MP(n_s)/n_s of its senders
+  // Inter-node classes by (receiver, source node, source process): finding a
+  // new message's class costs O(1), not a scan of the receiver's classes.
+  std::unordered_map<std::uint64_t, int> inter_class_;
   // Sending-side changes not yet applied to the rates: nodes whose number of
   // senders changed, senders whose number of messages changed, since when.
   std::vector<int> stale_nodes_, stale_senders_;
+  // Inter-node messages started this instant: their receivers, and the node
+  // groups they joined, whose rates are not brought up to date yet.
+  std::vector<int> stale_receivers_, stale_groups_;
   double stale_since_ = 0;
   int node_group_base_ = 0;
   IndexedHeap<int> schedule_;  // group -> its earliest completion, as last published
