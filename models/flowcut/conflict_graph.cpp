@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <tuple>
 
 namespace contend {
 
@@ -16,6 +17,20 @@ void ConflictGraph::mark_dirty(int n, bool out_list) {
   if (x.stamp == round_) return;
   x.stamp = round_;
   dirty_.push_back(n);
+}
+
+ConflictGraph::PairId ConflictGraph::pair_index(int src_node, int dst_node) {
+  const auto key =
+      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src_node)) << 32) | static_cast<std::uint32_t>(dst_node);
+  const auto [it, inserted] = pair_ids_.try_emplace(key, static_cast<PairId>(pairs_.size()));
+  if (inserted) {
+    pairs_.push_back(Pair{});
+    pairs_.back().src = src_node;
+    pairs_.back().dst = dst_node;
+    node(src_node).out_pairs.push_back(it->second);
+    node(dst_node).in_pairs.push_back(it->second);
+  }
+  return it->second;
 }
 
 void ConflictGraph::seed(FlowId id) {
@@ -39,6 +54,11 @@ void ConflictGraph::add(FlowId id, int src_node, int dst_node, std::uint64_t ord
   auto& in = node(dst_node).in;
   f.pos_in = static_cast<std::uint32_t>(in.size());
   in.push_back(id);
+  f.pair = pair_index(src_node, dst_node);
+  auto& members = pairs_[f.pair].flows;
+  f.pos_pair = static_cast<std::uint32_t>(members.size());
+  members.push_back(id);
+  added_.push_back(id);
   ++live_;
   mark_dirty(src_node, true);
   mark_dirty(dst_node, false);
@@ -57,6 +77,10 @@ void ConflictGraph::remove(FlowId id) {
   };
   unlink(nodes_[static_cast<std::size_t>(f.src)].out, f.pos_out, true);
   unlink(nodes_[static_cast<std::size_t>(f.dst)].in, f.pos_in, false);
+  auto& members = pairs_[f.pair].flows;
+  flows_[members.back()].pos_pair = f.pos_pair;
+  members[f.pos_pair] = members.back();
+  members.pop_back();
   // The chains it belonged to change beyond its own nodes.
   for (FlowId link : f.links) seed(link);
   mark_dirty(f.src, true);
@@ -167,8 +191,8 @@ std::vector<ConflictGraph::FlowId> ConflictGraph::mixed_chain(FlowId start, bool
 
 void ConflictGraph::settle(FlowId id, Conflict conflict, double cut) {
   Flow& f = flows_[id];
-  if (f.added || f.conflict != conflict || f.cut != cut) changed_.push_back(id);
-  f.added = false;
+  if (f.added || f.reclassified || f.conflict != conflict || f.cut != cut) changed_.push_back(id);
+  f.added = f.reclassified = false;
   f.conflict = conflict;
   f.cut = cut;
   f.stamp = round_;
@@ -232,31 +256,83 @@ void ConflictGraph::evaluate_alone(FlowId id) {
   }
 }
 
+// A crowded pair takes its cut as a whole; the flows of any other pair (two
+// at most) are seeded for evaluation one by one, with the chains they were in.
+void ConflictGraph::evaluate_pair(PairId p) {
+  Pair& pair = pairs_[p];
+  if (pair.stamp == round_) return;
+  pair.stamp = round_;
+  const std::size_t a = nodes_[static_cast<std::size_t>(pair.src)].out.size();
+  const std::size_t b = nodes_[static_cast<std::size_t>(pair.dst)].in.size();
+  // No group of exactly two at either end (no pair chain: R2, R3), one of
+  // three or more (no mixed chain): the crowded cut alone.
+  if (!pair.flows.empty() && a != 2 && b != 2 && std::max(a, b) >= 3) {
+    const double cut = static_cast<double>(std::max(a, b) - 1) * table_.odd_conflicts.front();
+    if (!pair.crowded || pair.cut != cut) repriced_.push_back(p);
+    pair.cut = cut;
+    if (!pair.crowded) {
+      pair.crowded = true;
+      for (FlowId id : pair.flows) join(id);
+    }
+    return;
+  }
+  if (pair.crowded) {
+    for (FlowId id : pair.flows) {
+      flows_[id].crowded = false;
+      flows_[id].reclassified = true;
+    }
+  }
+  pair.crowded = false;
+  for (FlowId id : pair.flows) {
+    seeds_.push_back(id);
+    for (FlowId link : flows_[id].links) seed(link);
+  }
+}
+
+void ConflictGraph::join(FlowId id) {
+  Flow& f = flows_[id];
+  f.crowded = true;
+  f.added = f.reclassified = false;
+  f.stamp = round_;
+  // The chain it leaves changes beyond its own nodes.
+  for (FlowId& link : f.links) {
+    seed(link);
+    link = kNone;
+  }
+  joined_.push_back(id);
+}
+
 const std::vector<ConflictGraph::FlowId>& ConflictGraph::update() {
   changed_.clear();
+  joined_.clear();
+  repriced_.clear();
   for (int n : dirty_) {
     Node& x = nodes_[static_cast<std::size_t>(n)];
-    for (const auto& [list, changed] : {std::pair{&x.out, x.out_changed}, std::pair{&x.in, x.in_changed}}) {
+    for (const auto& [list, pairs, changed] :
+         {std::tuple{&x.out, &x.out_pairs, x.out_changed}, std::tuple{&x.in, &x.in_pairs, x.in_changed}}) {
       // An unchanged group of two or more keeps its flows' conflicts (they
       // do not depend on the other direction); a lone flow's may change.
       if (!changed && list->size() >= 2) continue;
-      for (FlowId id : *list) {
-        seeds_.push_back(id);
-        for (FlowId link : flows_[id].links) seed(link);
-      }
+      for (PairId p : *pairs) evaluate_pair(p);
     }
     x.out_changed = x.in_changed = false;
   }
+  // New flows of pairs that were crowded already (their pair's evaluation
+  // joined those of newly crowded pairs).
+  for (FlowId id : added_) {
+    const Flow& f = flows_[id];
+    if (f.live && !f.crowded && pairs_[f.pair].crowded) join(id);
+  }
+  added_.clear();
   for (std::size_t i = 0; i < seeds_.size(); ++i) {
     const FlowId id = seeds_[i];
-    if (id >= flows_.size() || !flows_[id].live || flows_[id].stamp == round_) continue;
+    if (id >= flows_.size() || !flows_[id].live || flows_[id].stamp == round_ || flows_[id].crowded) continue;
     if (!grouped(id)) {
       evaluate_mixed_chain(id);
-    } else if (pair_neighbour(id, true) != kNone || pair_neighbour(id, false) != kNone) {
-      evaluate_pair_chain(id);
     } else {
-      settle(id, Conflict::SameDirection, crowded_cut(id));
-      std::fill(std::begin(flows_[id].links), std::end(flows_[id].links), kNone);
+      // Grouped and not crowded: a group of exactly two at one end.
+      assert(pair_neighbour(id, true) != kNone || pair_neighbour(id, false) != kNone);
+      evaluate_pair_chain(id);
     }
   }
   seeds_.clear();

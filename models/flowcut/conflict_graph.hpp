@@ -11,10 +11,21 @@
 // start/end). The rules, their reading of the paper and the generalisation
 // to k >= 3 flows per node are in models/flowcut/README.md.
 //
-// update() re-evaluates only what may have changed: the flows of the nodes
-// where a flow came or went, the chains through them, and the chains they
-// belonged to before. Its cost follows those flows, not all the flows.
+// update() re-evaluates only what may have changed: the node pairs of the
+// nodes where a flow came or went, the flows of the small groups there, the
+// chains through them, and the chains they belonged to before.
+//
+// Crowded pairs: the flows from node X to node Y are all in the same state,
+// which depends only on a = |out(X)| and b = |in(Y)|. When a != 2, b != 2
+// and max(a, b) >= 3 they are in no chain and all take the crowded cut
+// (max(a, b) - 1) x odd_conflicts[0]: the pair is *crowded*, and its cut
+// is kept once for the pair, not per flow. A group's size changing then
+// costs one evaluation per node pair, not one per flow (a node with
+// thousands of flows has at most one pair per other node). Otherwise every
+// group at X or Y that the flows belong to has at most two flows, so a
+// non-crowded pair holds at most two flows, evaluated one by one.
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "models/flowcut/cut_table.hpp"
@@ -24,6 +35,7 @@ namespace contend {
 class ConflictGraph {
  public:
   using FlowId = std::uint32_t;
+  using PairId = std::uint32_t;  // a (source node, destination node) pair
   enum class Conflict : std::uint8_t { None, SameDirection, Incoming, Outgoing, AloneInclude, AloneStartEnd };
 
   static constexpr FlowId kNone = 0xffffffffu;
@@ -34,14 +46,26 @@ class ConflictGraph {
   // `order` breaks ties between chain ends: the smaller started first.
   void add(FlowId id, int src_node, int dst_node, std::uint64_t order);
   void remove(FlowId id);
-  // Re-evaluates every flow whose conflict may have changed since the last
-  // call; returns, each once, the flows added since and those whose cut or
-  // conflict changed. Valid until the next call.
+  // Re-evaluates every flow and pair whose conflict may have changed since
+  // the last call; returns, each once, the flows in no crowded pair that
+  // were added since, left a crowded pair, or whose cut or conflict changed.
+  // joined() and repriced() tell the rest. Valid until the next call.
   const std::vector<FlowId>& update();
+  // Since the last update(): the flows that entered a crowded pair (added,
+  // or their pair became crowded), and the crowded pairs whose cut changed
+  // or which became crowded (their flows, joined or not, take the new cut).
+  const std::vector<FlowId>& joined() const { return joined_; }
+  const std::vector<PairId>& repriced() const { return repriced_; }
 
   bool contains(FlowId id) const { return id < flows_.size() && flows_[id].live; }
-  double cut(FlowId id) const { return flows_[id].cut; }
-  Conflict conflict(FlowId id) const { return flows_[id].conflict; }
+  double cut(FlowId id) const { return crowded(id) ? pairs_[flows_[id].pair].cut : flows_[id].cut; }
+  Conflict conflict(FlowId id) const { return crowded(id) ? Conflict::SameDirection : flows_[id].conflict; }
+  // Whether the flow belongs to a crowded pair (it then has its pair's cut).
+  bool crowded(FlowId id) const { return flows_[id].crowded; }
+  PairId pair_of(FlowId id) const { return flows_[id].pair; }
+  double pair_cut(PairId p) const { return pairs_[p].cut; }
+  // The live flows of a pair, in no particular order.
+  const std::vector<FlowId>& pair_flows(PairId p) const { return pairs_[p].flows; }
   std::size_t size() const { return live_; }
   // For attribution: the flows leaving and entering a node, and a flow's
   // neighbours in its C->X-> chain at its last evaluation (kNone if none).
@@ -56,20 +80,35 @@ class ConflictGraph {
     std::uint32_t pos_out = 0, pos_in = 0;  // index in the nodes' lists
     std::uint64_t order = 0;
     bool live = false;
-    bool added = false;  // not evaluated yet
+    bool added = false;         // not evaluated yet
+    bool crowded = false;       // in a crowded pair (its own cut, conflict and links are unused)
+    bool reclassified = false;  // left a crowded pair: reported by the next evaluation
+    PairId pair = 0;
+    std::uint32_t pos_pair = 0;  // index in its pair's list
     double cut = 0;
     Conflict conflict = Conflict::None;
     FlowId links[4] = {kNone, kNone, kNone, kNone};  // chain neighbours at the last evaluation
     std::uint32_t stamp = 0;                         // evaluated in update() number `stamp`
   };
+  struct Pair {
+    int src = 0, dst = 0;
+    std::vector<FlowId> flows;
+    bool crowded = false;
+    double cut = 0;           // while crowded
+    std::uint32_t stamp = 0;  // evaluated in update() number `stamp`
+  };
   struct Node {
     std::vector<FlowId> out, in;
+    std::vector<PairId> out_pairs, in_pairs;       // every pair ever seen from / to this node
     std::uint32_t stamp = 0;                       // marked dirty for update() number `stamp`
     bool out_changed = false, in_changed = false;  // since the last update()
   };
 
   Node& node(int n);
   void mark_dirty(int n, bool out_list);
+  PairId pair_index(int src_node, int dst_node);
+  void evaluate_pair(PairId p);
+  void join(FlowId id);
   void seed(FlowId id);
   bool grouped(FlowId id) const;
   double crowded_cut(FlowId id) const;
@@ -89,6 +128,11 @@ class ConflictGraph {
   std::vector<int> dirty_;
   std::vector<FlowId> seeds_;
   std::vector<FlowId> changed_;
+  std::vector<Pair> pairs_;
+  std::unordered_map<std::uint64_t, PairId> pair_ids_;  // by (source node, destination node)
+  std::vector<FlowId> added_;                           // since the last update()
+  std::vector<FlowId> joined_;
+  std::vector<PairId> repriced_;
   std::uint32_t round_ = 1;
   std::size_t live_ = 0;
 };

@@ -24,11 +24,14 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cassert>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "models/flowcut/conflict_graph.hpp"
 #include "models/flowcut/cut_table.hpp"
+#include "models/flowcut/shared_progress.hpp"
 #include "sim/core/timeline_loads.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/attribution_recorder.hpp"
@@ -39,6 +42,10 @@ namespace {
 
 // FluidModel's timers hold each flow's next event: the end of its latency,
 // then its last byte at its current rate (moved whenever its cut changes).
+// The flows of a crowded node pair (conflict_graph.hpp) share one rate and
+// one clock of progress (shared_progress.hpp): only the first of them to
+// end has a live delivery timer, the others' are parked at infinity, so a
+// change of the pair's cut moves one timer, not one per flow.
 // The conflict graph is re-evaluated once per instant, in advance_sharing(),
 // after every event of that instant.
 class FlowCutModel final : public FluidModel {
@@ -52,7 +59,7 @@ class FlowCutModel final : public FluidModel {
   // fixed time (no sharing) and are not listed.
   bool moving_transfers(std::vector<MovingTransfer>& out) const override {
     for (TransferId id = 0; id < flows_.size(); ++id) {
-      if (graph_.contains(id)) out.push_back({id, flows_[id].rate});
+      if (graph_.contains(id)) out.push_back({id, rate_of(id)});
     }
     return true;
   }
@@ -105,12 +112,27 @@ class FlowCutModel final : public FluidModel {
 
   void on_delivered(TransferId id, double time) override {
     if (!graph_.contains(id)) return;
+    if (flows_[id].shared) {
+      // Only the pair's first flow has a live timer: the next one takes over.
+      SharedProgress& share = shares_[graph_.pair_of(id)];
+      assert(share.first() == id);
+      share.pop_first();
+      flows_[id].shared = false;
+      if (!share.empty()) deliver_at(share.first(), share.first_end());
+    }
     graph_.remove(id);
     if (context().loads != nullptr) record_loads(flows_[id], time);
   }
 
   void advance_sharing(double now, std::vector<Completion>& /*completed*/) override {
-    for (ConflictGraph::FlowId id : graph_.update()) retime(id, now);
+    const std::vector<ConflictGraph::FlowId>& changed = graph_.update();
+    // New rates first: the flows joining a pair join at its new rate.
+    for (ConflictGraph::PairId p : graph_.repriced()) reprice(p, now);
+    for (ConflictGraph::FlowId id : graph_.joined()) join_share(id, now);
+    for (ConflictGraph::FlowId id : changed) {
+      if (flows_[id].shared) leave_share(id, now);
+      retime(id, now);
+    }
   }
 
  private:
@@ -120,7 +142,62 @@ class FlowCutModel final : public FluidModel {
     double remaining = 0;  // bytes still to move at `since`
     double rate = 0;       // B/s since `since`
     double since = 0;
+    bool shared = false;  // in its crowded pair's SharedProgress (then `remaining`, `rate` and `since` are unused)
   };
+
+  double rate_of(TransferId id) const {
+    return flows_[id].shared ? shares_[graph_.pair_of(id)].rate() : flows_[id].rate;
+  }
+
+  // A parked timer never fires; deliver_at() moves it back when the flow
+  // becomes its pair's first.
+  void park(TransferId id) { deliver_at(id, kNever); }
+
+  // The crowded pair's cut changed (or it just became crowded): its clock
+  // takes the new pace from `now`, its first flow's end moves.
+  void reprice(ConflictGraph::PairId p, double now) {
+    if (shares_.size() <= p) shares_.resize(static_cast<std::size_t>(p) + 1);
+    SharedProgress& share = shares_[p];
+    share.set_rate(now, network_bandwidth_ / (1.0 + graph_.pair_cut(p)));
+    if (share.empty()) return;
+    deliver_at(share.first(), share.first_end());
+    if (recorder() == nullptr) return;
+    for (ConflictGraph::FlowId id : graph_.pair_flows(p)) {
+      if (flows_[id].shared) record(id, now);
+    }
+  }
+
+  // The flow enters its crowded pair at `now`: new (all its bytes to move),
+  // or moving alone until now at its own rate.
+  void join_share(TransferId id, double now) {
+    Flow& f = flows_[id];
+    const bool has_timer = f.rate > 0;
+    if (has_timer) f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.since));
+    SharedProgress& share = shares_[graph_.pair_of(id)];
+    const TransferId previous_first = share.empty() ? kNoFlow : share.first();
+    share.join(id, f.remaining, now);
+    f.shared = true;
+    if (share.first() == id) {
+      if (previous_first != kNoFlow) park(previous_first);
+      deliver_at(id, share.first_end());
+    } else if (has_timer) {
+      park(id);
+    }
+    if (recorder() != nullptr) record(id, now);
+  }
+
+  // The flow's pair is no longer crowded: it moves on its own from `now`
+  // (retime() gives it its rate).
+  void leave_share(TransferId id, double now) {
+    Flow& f = flows_[id];
+    SharedProgress& share = shares_[graph_.pair_of(id)];
+    const bool was_first = share.first() == id;
+    f.remaining = share.leave(id, now);
+    f.since = now;
+    f.rate = 0;
+    f.shared = false;
+    if (was_first && !share.empty()) deliver_at(share.first(), share.first_end());
+  }
 
   // The flow's cut changed (or it just started moving): bring it to `now`
   // at its old rate, then plan its end at the new one.
@@ -154,6 +231,7 @@ class FlowCutModel final : public FluidModel {
   void record(TransferId id, double now) {
     const Flow& f = flows_[id];
     const double cut = graph_.cut(id);
+    const double rate = rate_of(id);
     std::string resource, kind;
     std::vector<ConflictGraph::FlowId> with;
     switch (graph_.conflict(id)) {
@@ -211,15 +289,16 @@ class FlowCutModel final : public FluidModel {
     }
     if (unnamed > 0) others.push_back(fmt::format("{} more", unnamed));
     const std::string partners = others.empty() ? "" : fmt::format(" with {}", fmt::join(others, ", "));
-    recorder()->bound(
-        sink().transfer(id), now, resource, f.rate,
-        fmt::format("{}{}: cut {:.4g}, Bw/(1+cut) = {}/{:.4g} = {}", kind, partners, cut,
-                    units::format_bandwidth(network_bandwidth_), 1 + cut, units::format_bandwidth(f.rate)));
+    recorder()->bound(sink().transfer(id), now, resource, rate,
+                      fmt::format("{}{}: cut {:.4g}, Bw/(1+cut) = {}/{:.4g} = {}", kind, partners, cut,
+                                  units::format_bandwidth(network_bandwidth_), 1 + cut, units::format_bandwidth(rate)));
   }
 
   ConflictGraph graph_;
   double network_bandwidth_;
-  std::vector<Flow> flows_;  // inter-node flows, by transfer id
+  std::vector<Flow> flows_;             // inter-node flows, by transfer id
+  std::vector<SharedProgress> shares_;  // by conflict-graph pair, while crowded
+  static constexpr TransferId kNoFlow = std::numeric_limits<TransferId>::max();
   std::uint64_t next_order_ = 0;
   static constexpr ResourceLoads::Id kUntracked = UINT32_MAX;
   std::vector<ResourceLoads::Id> outgo_tracks_, income_tracks_;  // by node, with a timeline

@@ -111,6 +111,28 @@ BOOST_AUTO_TEST_CASE(flowcut_lone_flow_between_conflicts_is_included) {
   BOOST_TEST(duration(r, 1, 2) == L + 2 * D, tt::tolerance(1e-12));
 }
 
+BOOST_AUTO_TEST_CASE(flowcut_crowded_group_shrinks_to_a_pair_then_a_lone_flow) {
+  // Node 0 sends 1, 2, 3 and 4 MB to nodes 1-4. Four flows out of one node:
+  // cut 3, each at 1/4 until the first ends at 4 D (all moved D); three: cut
+  // 2, 1/3, the second ends 3 D later (7 D); two: an outgo pair (cut 1),
+  // the third ends 2 D later (9 D); the last moves its last MB alone (10 D).
+  const auto r = run_pattern(cluster(5), {{0, 1, MB}, {0, 2, 2 * MB}, {0, 3, 3 * MB}, {0, 4, 4 * MB}}, 5, kFlowcut);
+  BOOST_TEST(duration(r, 0, 1) == L + 4 * D, tt::tolerance(1e-12));
+  BOOST_TEST(duration(r, 0, 2) == L + 7 * D, tt::tolerance(1e-12));
+  BOOST_TEST(duration(r, 0, 3) == L + 9 * D, tt::tolerance(1e-12));
+  BOOST_TEST(duration(r, 0, 4) == L + 10 * D, tt::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(flowcut_flow_joining_a_crowded_group_slows_it_down) {
+  // Three 2 MB flows out of node 0 (cut 2, 1/3 each) have moved 1 MB at
+  // L + 3 D, when a fourth of 1 MB joins (posted at 3 D): cut 3, 1/4 each,
+  // all four end together at L + 7 D.
+  const auto r =
+      run_pattern(cluster(5), {{0, 1, 2 * MB}, {0, 2, 2 * MB}, {0, 3, 2 * MB}, {0, 4, MB, 3 * D}}, 5, kFlowcut);
+  for (int dst = 1; dst <= 4; ++dst) BOOST_TEST(messages_between(r, 0, dst)[0].end == L + 7 * D, tt::tolerance(1e-12));
+  BOOST_TEST(duration(r, 0, 4) == L + 4 * D, tt::tolerance(1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(flowcut_needs_its_table) {
   ScriptWorkload w(2, [](Mpi&) {});
   const std::string error = run_error(cluster(2, 1, "models: {maxmin: {}}\n"), w, kFlowcut);

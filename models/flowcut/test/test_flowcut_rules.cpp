@@ -1,6 +1,7 @@
 // The flow-cut model's conflict rules (Martinasso & Mehaut RR-5910 Sec. 5,
 // R1-R3) on the paper's own examples, and its incremental updates against a
 // from-scratch evaluation.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <map>
 #include <random>
@@ -13,6 +14,7 @@
 
 using namespace contend;
 using Conflict = ConflictGraph::Conflict;
+namespace tt = boost::test_tools;
 
 namespace {
 
@@ -153,6 +155,48 @@ BOOST_AUTO_TEST_CASE(update_reports_only_what_changed) {
   g.remove(0);
   g.update();
   BOOST_TEST((g.conflict(2) == Conflict::None));
+}
+
+BOOST_AUTO_TEST_CASE(crowded_pairs_change_as_a_whole) {
+  // Node 0 sends to 1, 2, 3: a group of three, each pair crowded (cut 2).
+  using Ids = std::vector<ConflictGraph::FlowId>;
+  auto sorted = [](Ids ids) {
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  ConflictGraph g(test_table());
+  for (ConflictGraph::FlowId id = 0; id < 3; ++id) g.add(id, 0, static_cast<int>(id) + 1, id);
+  BOOST_TEST(g.update().empty());  // no flow is evaluated on its own
+  BOOST_TEST(sorted(g.joined()) == (Ids{0, 1, 2}), tt::per_element());
+  BOOST_TEST(g.repriced().size() == 3u);
+  BOOST_TEST(g.crowded(1));
+  BOOST_TEST(g.cut(1) == 2.0);
+  // A fourth flow out of node 0: it joins, and every pair of node 0 takes cut 3.
+  g.add(3, 0, 4, 3);
+  BOOST_TEST(g.update().empty());
+  BOOST_TEST(sorted(g.joined()) == (Ids{3}), tt::per_element());
+  BOOST_TEST(g.repriced().size() == 4u);
+  for (ConflictGraph::FlowId id = 0; id < 4; ++id) BOOST_TEST(g.pair_cut(g.pair_of(id)) == 3.0);
+  // 5 -> 1 makes an income pair at node 1: 0 -> 1 leaves its crowded pair
+  // (cut max(1, 3) as a pair chain's flow in a group of four), the others
+  // keep theirs (no new cut, nothing repriced).
+  g.add(4, 5, 1, 4);
+  BOOST_TEST(sorted(g.update()) == (Ids{0, 4}), tt::per_element());
+  BOOST_TEST(g.joined().empty());
+  BOOST_TEST(g.repriced().empty());
+  BOOST_TEST(!g.crowded(0));
+  BOOST_TEST(g.cut(0) == 3.0);
+  BOOST_TEST(g.cut(4) == 1.0);
+  // Down to two flows out of node 0: no crowded pair is left; 0 -> 2,
+  // 0 -> 1, 5 -> 1 form an even chain anchored at 0 -> 2 (started first).
+  g.remove(3);
+  g.remove(2);
+  const Ids changed = sorted(g.update());
+  BOOST_TEST(std::count(changed.begin(), changed.end(), 1u) == 1);
+  BOOST_TEST(!g.crowded(1));
+  BOOST_TEST((g.conflict(1) == Conflict::SameDirection));
+  BOOST_TEST(g.cut(1) == 0.5);
+  BOOST_TEST(g.cut(0) == 2.0);
 }
 
 BOOST_AUTO_TEST_CASE(incremental_updates_match_a_fresh_evaluation) {
