@@ -155,10 +155,11 @@ std::vector<double> model_ends(const Parameters& p, int nodes, const std::vector
   return ends;
 }
 
-// Random messages among `nodes` nodes of 2 ranks; several per pair (the
-// pair order), sizes and start times drawn continuously (no ties).
-std::vector<Message> random_case(std::mt19937_64& rng, int nodes) {
-  std::uniform_int_distribution<int> rank(0, 2 * nodes - 1), count(3, 14);
+// Random messages among `nodes` nodes of 3 ranks; several per pair (the
+// pair order), sizes and start times drawn continuously (no ties), or with
+// `ties` from two sizes and three start times (simultaneous events).
+std::vector<Message> random_case(std::mt19937_64& rng, int nodes, bool ties) {
+  std::uniform_int_distribution<int> rank(0, 3 * nodes - 1), count(10, 40);
   std::uniform_real_distribution<double> bytes(10, 200), start(0, 8);
   std::vector<Message> messages(static_cast<std::size_t>(count(rng)));
   for (Message& m : messages) {
@@ -166,20 +167,20 @@ std::vector<Message> random_case(std::mt19937_64& rng, int nodes) {
     do {
       m.at.dst_rank = rank(rng);
     } while (m.at.dst_rank == m.at.src_rank);
-    m.at.src_node = m.at.src_rank / 2;
-    m.at.dst_node = m.at.dst_rank / 2;
-    m.bytes = bytes(rng);
-    m.start = start(rng);
+    m.at.src_node = m.at.src_rank / 3;
+    m.at.dst_node = m.at.dst_rank / 3;
+    m.bytes = ties ? 50 + 50 * static_cast<double>(rng() % 2) : bytes(rng);
+    m.start = ties ? static_cast<double>(rng() % 3) : start(rng);
   }
   return messages;
 }
 
-void check_random_cases(const char* section, std::uint64_t seed) {
+void check_random_cases(const char* section, std::uint64_t seed, bool ties = false) {
   const Parameters p = parse_parameters(YamlField::load_string(section, "t.yaml"));
   std::mt19937_64 rng(seed);
   for (int c = 0; c < 300; ++c) {
-    const int nodes = 2 + c % 3;
-    const std::vector<Message> messages = random_case(rng, nodes);
+    const int nodes = 2 + c % 6;
+    const std::vector<Message> messages = random_case(rng, nodes, ties);
     const std::vector<double> expected = reference_ends(p, nodes, messages);
     const std::vector<double> got = model_ends(p, nodes, messages);
     for (std::size_t i = 0; i < messages.size(); ++i) {
@@ -225,5 +226,10 @@ BOOST_AUTO_TEST_CASE(pair_index_equals_unordered_map) {
 BOOST_AUTO_TEST_CASE(transfers_equal_the_plain_model_with_concurrency_tables) { check_random_cases(kTables, 1); }
 
 BOOST_AUTO_TEST_CASE(transfers_equal_the_plain_model_with_equal_sharing) { check_random_cases(kShared, 2); }
+
+BOOST_AUTO_TEST_CASE(transfers_equal_the_plain_model_with_simultaneous_events) {
+  check_random_cases(kTables, 3, true);
+  check_random_cases(kShared, 4, true);
+}
 
 BOOST_AUTO_TEST_SUITE_END()
