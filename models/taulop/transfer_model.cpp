@@ -12,8 +12,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 TransferModel::TransferModel(const Parameters& parameters, int nodes)
     : parameters_(parameters),
       pools_(static_cast<std::size_t>(nodes)),
-      tau_out_(static_cast<std::size_t>(nodes), 0),
-      tau_in_(static_cast<std::size_t>(nodes), 0),
+      nodes_(static_cast<std::size_t>(nodes)),
+      nics_(2 * static_cast<std::size_t>(nodes)),
       active_out_(static_cast<std::size_t>(nodes)),
       active_in_(static_cast<std::size_t>(nodes)) {}
 
@@ -47,8 +47,8 @@ void TransferModel::start(Id id, const Endpoints& e, double bytes, double now) {
   if (flows_.size() <= id) flows_.resize(static_cast<std::size_t>(id) + 1);
   Flow& f = flows_[id];
   f = Flow{};
-  f.pair = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.src_rank)) << 32) |
-           static_cast<std::uint32_t>(e.dst_rank);
+  f.lane = join_lanes((static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.src_rank)) << 32) |
+                      static_cast<std::uint32_t>(e.dst_rank));
   f.src_node = e.src_node;
   f.dst_node = e.dst_node;
   const ChannelParameters& sm = parameters_.channels[kSharedMemory];
@@ -76,15 +76,7 @@ void TransferModel::settle(Pool& pool, double now) {
 void TransferModel::set_rate(int index, double now) {
   Pool& pool = pools_[static_cast<std::size_t>(index)];
   settle(pool, now);
-  double slowest = 1;
-  if (pool.src_node < 0) {
-    slowest = std::max(slowest, slowdown(kSharedMemory, pool.members.size()));
-  } else {
-    // The slower of the two NICs.
-    slowest = std::max(slowest, slowdown(kNetwork, static_cast<std::size_t>(tau_out_[pool.src_node])));
-    slowest = std::max(slowest, slowdown(kNetwork, static_cast<std::size_t>(tau_in_[pool.dst_node])));
-  }
-  pool.rate = 1 / slowest;
+  pool.rate = 1 / std::max(1.0, slowdown(kSharedMemory, pool.members.size()));
   reschedule(index);
   report(index, now);
 }
@@ -94,14 +86,14 @@ void TransferModel::report(int index, double now) {
   const Pool& pool = pools_[static_cast<std::size_t>(index)];
   if (members_.size() <= static_cast<std::size_t>(index)) members_.resize(pools_.size());
   StepCause cause;
-  cause.fraction = pool.rate;
+  cause.fraction = rate_of(pool);
   if (pool.src_node < 0) {
     cause.kind = StepCause::Kind::Memory;
     cause.node = index;
     cause.tau = static_cast<int>(pool.members.size());
   } else {
-    const int out = tau_out_[static_cast<std::size_t>(pool.src_node)];
-    const int in = tau_in_[static_cast<std::size_t>(pool.dst_node)];
+    const int out = nics_[static_cast<std::size_t>(nic_out(pool.src_node))].tau;
+    const int in = nics_[static_cast<std::size_t>(nic_in(pool.dst_node))].tau;
     cause.kind = StepCause::Kind::Network;
     cause.out = slowdown(kNetwork, static_cast<std::size_t>(out)) >= slowdown(kNetwork, static_cast<std::size_t>(in));
     cause.node = cause.out ? pool.src_node : pool.dst_node;
@@ -121,8 +113,10 @@ void TransferModel::report_concurrency(const Pool& pool, int index, double now) 
     channel_observer_(ChannelInstance::kMemory, index, now, static_cast<int>(pool.members.size()));
     return;
   }
-  channel_observer_(ChannelInstance::kNicOut, pool.src_node, now, tau_out_[static_cast<std::size_t>(pool.src_node)]);
-  channel_observer_(ChannelInstance::kNicIn, pool.dst_node, now, tau_in_[static_cast<std::size_t>(pool.dst_node)]);
+  channel_observer_(ChannelInstance::kNicOut, pool.src_node, now,
+                    nics_[static_cast<std::size_t>(nic_out(pool.src_node))].tau);
+  channel_observer_(ChannelInstance::kNicIn, pool.dst_node, now,
+                    nics_[static_cast<std::size_t>(nic_in(pool.dst_node))].tau);
 }
 
 void TransferModel::reschedule(int index) {
@@ -135,34 +129,150 @@ void TransferModel::reschedule(int index) {
   pool_ends_.set(index, pool.settled_at + gap / pool.rate);
 }
 
+// ---------------------------------------------------------------- NICs
+
+void TransferModel::settle(Nic& nic, double now) {
+  if (now > nic.settled_at) {
+    nic.work += nic.rate * (now - nic.settled_at);
+    nic.settled_at = now;
+  }
+}
+
+void TransferModel::schedule_nic(int index) {
+  Nic& nic = nics_[static_cast<std::size_t>(index)];
+  const int first = nic.limited.empty() ? -1 : active_of(index)[static_cast<std::size_t>(nic.limited.top().id)].pool;
+  if (nic.scheduled != first && nic.scheduled >= 0) pool_ends_.erase(nic.scheduled);
+  nic.scheduled = first;
+  if (first < 0) return;
+  const double gap = std::max(0.0, nic.limited.top().time - nic.work);
+  pool_ends_.set(first, nic.settled_at + gap / nic.rate);
+}
+
+void TransferModel::attach(int index, int nic_index, double served, double now) {
+  Pool& pool = pools_[static_cast<std::size_t>(index)];
+  Nic& nic = nics_[static_cast<std::size_t>(nic_index)];
+  settle(nic, now);
+  pool.nic = nic_index;
+  pool.served = served;
+  pool.nic_work_at = nic.work;
+  nic.limited.set(slot_at(pool, nic_index), completion_key(pool));
+  const bool out = nic_index == nic_out(pool.src_node);
+  active_out_[static_cast<std::size_t>(pool.src_node)][static_cast<std::size_t>(pool.slot_out)].limited_here = out;
+  active_in_[static_cast<std::size_t>(pool.dst_node)][static_cast<std::size_t>(pool.slot_in)].limited_here = !out;
+}
+
+double TransferModel::detach(int index, double now) {
+  Pool& pool = pools_[static_cast<std::size_t>(index)];
+  Nic& nic = nics_[static_cast<std::size_t>(pool.nic)];
+  settle(nic, now);
+  const double served = network_served(pool, nic);
+  nic.limited.erase(slot_at(pool, pool.nic));
+  if (nic.scheduled == index) {  // schedule_nic() names the NIC's next pool
+    pool_ends_.erase(index);
+    nic.scheduled = -1;
+  }
+  if (nic.limited.empty()) nic.work = 0;  // keeps the counter's magnitude that of one busy period
+  pool.nic = -1;
+  active_out_[static_cast<std::size_t>(pool.src_node)][static_cast<std::size_t>(pool.slot_out)].limited_here = false;
+  active_in_[static_cast<std::size_t>(pool.dst_node)][static_cast<std::size_t>(pool.slot_in)].limited_here = false;
+  return served;
+}
+
+void TransferModel::requeue(int index) {
+  const Pool& pool = pools_[static_cast<std::size_t>(index)];
+  nics_[static_cast<std::size_t>(pool.nic)].limited.set(slot_at(pool, pool.nic), completion_key(pool));
+}
+
+void TransferModel::add_network_member(int index, Id id, double work, double now) {
+  Pool& pool = pools_[static_cast<std::size_t>(index)];
+  if (pool.members.empty()) {
+    // Restart the counter: keeps its magnitude that of one busy period.
+    activate(index);
+    pool.members.push(Pool::Member{work, id});
+    const int out = nic_out(pool.src_node), in = nic_in(pool.dst_node);
+    const bool out_limits =
+        nics_[static_cast<std::size_t>(out)].slowdown >= nics_[static_cast<std::size_t>(in)].slowdown;
+    attach(index, out_limits ? out : in, 0, now);
+    return;
+  }
+  Nic& nic = nics_[static_cast<std::size_t>(pool.nic)];
+  settle(nic, now);
+  pool.members.push(Pool::Member{network_served(pool, nic) + work, id});
+  requeue(index);
+}
+
+void TransferModel::change_tau(int src_node, int dst_node, int delta, double now) {
+  const int out = nic_out(src_node), in = nic_in(dst_node);
+  for (const int index : {out, in}) {
+    Nic& nic = nics_[static_cast<std::size_t>(index)];
+    settle(nic, now);
+    nic.tau += delta;
+    nic.slowdown = std::max(1.0, slowdown(kNetwork, static_cast<std::size_t>(nic.tau)));
+    nic.rate = 1 / nic.slowdown;
+  }
+  rebalance(out, active_out_[static_cast<std::size_t>(src_node)], true, now);
+  rebalance(in, active_in_[static_cast<std::size_t>(dst_node)], false, now);
+  schedule_nic(out);
+  schedule_nic(in);
+}
+
+// A pool stays with its NIC while that NIC is (one of) the slower: the
+// rate is the same either way, and ties move nothing.
+void TransferModel::rebalance(int nic_index, std::vector<Active>& list, bool out, double now) {
+  const double here = nics_[static_cast<std::size_t>(nic_index)].slowdown;
+  for (const Active& entry : list) {
+    const int other = out ? nic_in(entry.partner) : nic_out(entry.partner);
+    const double there = nics_[static_cast<std::size_t>(other)].slowdown;
+    if (entry.limited_here ? here < there : here > there) {
+      const int from = entry.limited_here ? nic_index : other;
+      const int to = entry.limited_here ? other : nic_index;
+      const double served = detach(entry.pool, now);  // (clears entry.limited_here)
+      attach(entry.pool, to, served, now);
+      schedule_nic(from);
+      schedule_nic(to);
+    }
+  }
+}
+
 void TransferModel::activate(int index) {
   Pool& pool = pools_[static_cast<std::size_t>(index)];
   auto& out = active_out_[static_cast<std::size_t>(pool.src_node)];
   auto& in = active_in_[static_cast<std::size_t>(pool.dst_node)];
   pool.slot_out = static_cast<int>(out.size());
-  out.push_back(index);
+  out.push_back({index, pool.dst_node, false});
   pool.slot_in = static_cast<int>(in.size());
-  in.push_back(index);
+  in.push_back({index, pool.src_node, false});
 }
 
 void TransferModel::deactivate(int index) {
   Pool& pool = pools_[static_cast<std::size_t>(index)];
-  auto remove = [this](std::vector<int>& list, int slot, bool out) {
-    const int last = list.back();
+  // The last pool of a list takes the hole, and its place in the NIC's queue
+  // moves with it.
+  auto remove = [this](int nic, std::vector<Active>& list, int slot, bool out) {
+    const auto last_slot = static_cast<int>(list.size()) - 1;
+    const Active last = list.back();
     list[static_cast<std::size_t>(slot)] = last;
-    Pool& moved = pools_[static_cast<std::size_t>(last)];
-    (out ? moved.slot_out : moved.slot_in) = slot;
     list.pop_back();
+    if (slot == last_slot) return;
+    Pool& moved = pools_[static_cast<std::size_t>(last.pool)];
+    (out ? moved.slot_out : moved.slot_in) = slot;
+    if (last.limited_here) {
+      IndexedHeap<int>& limited = nics_[static_cast<std::size_t>(nic)].limited;
+      const double key = limited.time_of(last_slot);
+      limited.erase(last_slot);
+      limited.set(slot, key);
+    }
   };
-  remove(active_out_[static_cast<std::size_t>(pool.src_node)], pool.slot_out, true);
-  remove(active_in_[static_cast<std::size_t>(pool.dst_node)], pool.slot_in, false);
+  remove(nic_out(pool.src_node), active_out_[static_cast<std::size_t>(pool.src_node)], pool.slot_out, true);
+  remove(nic_in(pool.dst_node), active_in_[static_cast<std::size_t>(pool.dst_node)], pool.slot_in, false);
   pool.slot_out = pool.slot_in = -1;
 }
 
-void TransferModel::network_changed(int src_node, int dst_node, double now) {
-  for (int p : active_out_[static_cast<std::size_t>(src_node)]) set_rate(p, now);
-  for (int p : active_in_[static_cast<std::size_t>(dst_node)]) {
-    if (pools_[static_cast<std::size_t>(p)].src_node != src_node) set_rate(p, now);  // else done above
+void TransferModel::report_network(int src_node, int dst_node, double now) {
+  if (!observer_) return;
+  for (const Active& entry : active_out_[static_cast<std::size_t>(src_node)]) report(entry.pool, now);
+  for (const Active& entry : active_in_[static_cast<std::size_t>(dst_node)]) {
+    if (entry.partner != src_node) report(entry.pool, now);  // else done above
   }
 }
 
@@ -182,29 +292,28 @@ void TransferModel::enter_step(Id id, double now) {
     if (members_.size() <= static_cast<std::size_t>(index)) members_.resize(pools_.size());
     members_[static_cast<std::size_t>(index)].push_back(id);
   }
-  Pool& pool = pools_[static_cast<std::size_t>(index)];
-  settle(pool, now);
-  if (pool.members.empty()) {
-    // Restart the counter: keeps its magnitude that of one busy period.
-    pool.served = 0;
-    pool.settled_at = now;
-  }
-  pool.members.push(Pool::Member{pool.served + work, id});
   if (k == StepKind::Memory) {
+    Pool& pool = pools_[static_cast<std::size_t>(index)];
+    settle(pool, now);
+    if (pool.members.empty()) {
+      // Restart the counter: keeps its magnitude that of one busy period.
+      pool.served = 0;
+      pool.settled_at = now;
+    }
+    pool.members.push(Pool::Member{pool.served + work, id});
     set_rate(index, now);
     report_concurrency(pool, index, now);
     return;
   }
-  if (pool.members.size() == 1) activate(index);
-  ++tau_out_[static_cast<std::size_t>(f.src_node)];
-  ++tau_in_[static_cast<std::size_t>(f.dst_node)];
-  report_concurrency(pool, index, now);
-  network_changed(f.src_node, f.dst_node, now);
+  add_network_member(index, id, work, now);
+  change_tau(f.src_node, f.dst_node, 1, now);
+  report_concurrency(pools_[static_cast<std::size_t>(index)], index, now);
+  report_network(f.src_node, f.dst_node, now);
 }
 
 void TransferModel::request_step(Id id, double now) {
   Flow& f = flows_[id];
-  Lanes& lanes = lanes_[f.pair];
+  Lanes& lanes = lanes_[f.lane];
   const auto step = static_cast<std::size_t>(f.step);
   const auto bit = static_cast<std::uint8_t>(1u << step);
   if ((lanes.busy & bit) != 0) {
@@ -226,13 +335,11 @@ void TransferModel::request_step(Id id, double now) {
 
 void TransferModel::release_step(Id id, double now) {
   const Flow& f = flows_[id];
-  const auto it = lanes_.find(f.pair);
   const auto step = static_cast<std::size_t>(f.step);
-  Lanes& lanes = it->second;
+  Lanes& lanes = lanes_[f.lane];
   const Id next = lanes.head[step];
   if (next == kNone) {
     lanes.busy = static_cast<std::uint8_t>(lanes.busy & ~(1u << step));
-    if (lanes.busy == 0) lanes_.erase(it);  // no waiting anywhere either: waiters only queue behind busy steps
     return;
   }
   lanes.head[step] = flows_[next].next_waiting;
@@ -241,41 +348,86 @@ void TransferModel::release_step(Id id, double now) {
   enter_step(next, now);  // the step stays busy, now for `next`
 }
 
+std::uint32_t TransferModel::join_lanes(std::uint64_t pair) {
+  const auto [lane, inserted] = lane_of_.try_emplace(pair, 0);
+  if (inserted) {
+    if (free_lanes_.empty()) {
+      *lane = static_cast<std::uint32_t>(lanes_.size());
+      lanes_.emplace_back();
+    } else {
+      *lane = free_lanes_.back();
+      free_lanes_.pop_back();
+      lanes_[*lane] = Lanes{};
+    }
+    lanes_[*lane].pair = pair;
+  }
+  ++lanes_[*lane].messages;
+  return *lane;
+}
+
+void TransferModel::leave_lanes(std::uint32_t lane) {
+  Lanes& lanes = lanes_[lane];
+  if (--lanes.messages > 0) return;
+  lane_of_.erase(lanes.pair);  // no step busy either: the pair's last message has left them all
+  free_lanes_.push_back(lane);
+}
+
 // Flow `id` finished its current step at `time`.
 void TransferModel::step_done(Id id, double time, std::vector<Completion>& completed) {
   Flow& f = flows_[id];
   if (f.step > 0) release_step(id, time);
   ++f.step;
   if (f.step == f.step_count) {
+    leave_lanes(f.lane);
     completed.push_back({id, time});
     return;
   }
   request_step(id, time);
 }
 
-// The member of `index` with the smallest threshold ends its step at `time`;
-// the others speed up.
+// The member of memory pool `index` with the smallest threshold ends its
+// step at `time`; the others speed up.
 void TransferModel::pool_event(int index, double time, std::vector<Completion>& completed) {
   Pool& pool = pools_[static_cast<std::size_t>(index)];
   settle(pool, time);
   const Id id = pool.members.top().id;
   pool.members.pop();
-  if (observer_) {
-    auto& list = members_[static_cast<std::size_t>(index)];
-    list.erase(std::find(list.begin(), list.end(), id));
-  }
-  if (pool.src_node < 0) {
-    set_rate(index, time);
-    report_concurrency(pool, index, time);
-  } else {
-    if (pool.members.empty()) deactivate(index);
-    --tau_out_[static_cast<std::size_t>(pool.src_node)];
-    --tau_in_[static_cast<std::size_t>(pool.dst_node)];
-    report_concurrency(pool, index, time);
-    reschedule(index);  // empty: no longer scheduled
-    network_changed(pool.src_node, pool.dst_node, time);
-  }
+  forget_member(index, id);
+  set_rate(index, time);
+  report_concurrency(pool, index, time);
   step_done(id, time, completed);
+}
+
+// The member with the smallest threshold of the first pool in the queue of
+// NIC `nic_index` ends its step at `time`.
+void TransferModel::nic_event(int nic_index, double time, std::vector<Completion>& completed) {
+  Nic& nic = nics_[static_cast<std::size_t>(nic_index)];
+  settle(nic, time);
+  // The counter has reached the completion's key at its time (a rounding
+  // error either side): exactly, so that members of the pool with the same
+  // threshold (same work, entered together) complete at this same time.
+  nic.work = std::max(nic.work, nic.limited.top().time);
+  const int index = active_of(nic_index)[static_cast<std::size_t>(nic.limited.top().id)].pool;
+  Pool& pool = pools_[static_cast<std::size_t>(index)];
+  const Id id = pool.members.top().id;
+  pool.members.pop();
+  forget_member(index, id);
+  if (pool.members.empty()) {
+    detach(index, time);
+    deactivate(index);
+  } else {
+    requeue(index);
+  }
+  change_tau(pool.src_node, pool.dst_node, -1, time);
+  report_concurrency(pool, index, time);
+  report_network(pool.src_node, pool.dst_node, time);
+  step_done(id, time, completed);
+}
+
+void TransferModel::forget_member(int index, Id id) {
+  if (!observer_) return;
+  auto& list = members_[static_cast<std::size_t>(index)];
+  list.erase(std::find(list.begin(), list.end(), id));
 }
 
 double TransferModel::next_event() const {
@@ -295,7 +447,12 @@ void TransferModel::advance(double now, std::vector<Completion>& completed) {
       delays_.pop();
       step_done(id, delay, completed);
     } else {
-      pool_event(pool_ends_.top().id, pool, completed);
+      const int index = pool_ends_.top().id;
+      if (index < static_cast<int>(nodes_)) {
+        pool_event(index, pool, completed);
+      } else {
+        nic_event(pools_[static_cast<std::size_t>(index)].nic, pool, completed);
+      }
     }
   }
 }

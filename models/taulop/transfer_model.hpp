@@ -29,12 +29,18 @@
 // of the two NICs' rates): such a set is a *pool*. A pool keeps one counter,
 // the work each of its members has done since it was last empty, and its
 // members' completions as the counter values at which they end, in a heap:
-// a rate change costs the pool O(1), not one update per transfer. An event
-// (a transfer entering or leaving a step) costs O(log n) in its pool, plus,
-// for a network step, one rate update per active pool of the two NICs (the
-// node pairs in flight through them). Without pools every transfer on a
-// channel was replanned at every event: quadratic in the transfers sharing a
-// node, which a halo exchange of 128 ranks per node has by the thousand.
+// a rate change costs the pool O(1), not one update per transfer. A network
+// pool moves at the rate of the NIC that limits it (the one with the larger
+// s(tau)), and its counter is that NIC's own counter plus an offset: when a
+// transfer enters or leaves a NIC, every pool it limits changes rate at the
+// cost of one counter, and only the pools whose limiting NIC changes (the
+// other NIC's s(tau) crossed this one's) move, O(log n) each. An event costs
+// O(log n) in its pool and its NIC, plus a scan of the node pairs in flight
+// through the two NICs that reads two numbers per pair. Without pools every
+// transfer on a channel was replanned at every event (quadratic in the
+// transfers sharing a node, which a halo exchange of 128 ranks per node has
+// by the thousand); with pools but no NIC counters, every pool of the two
+// NICs was replanned at every network event (75 per event at 64 nodes).
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -42,6 +48,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/taulop/pair_index.hpp"
 #include "models/taulop/parameters.hpp"
 #include "sim/engine/indexed_heap.hpp"
 #include "sim/engine/queue_contents.hpp"
@@ -97,7 +104,7 @@ class TransferModel {
     for (const Pool& pool : pools_) {
       for (const auto& member : queue_contents(pool.members)) {
         const Flow& flow = flows_[member.id];
-        f(member.id, flow.work[static_cast<std::size_t>(flow.step)], pool.rate);
+        f(member.id, flow.work[static_cast<std::size_t>(flow.step)], rate_of(pool));
       }
     }
   }
@@ -112,54 +119,117 @@ class TransferModel {
 
   struct Flow {
     std::array<double, kSteps> work{};  // seconds alone on the step's channel (or of delay)
-    std::uint64_t pair = 0;             // (source rank, destination rank)
+    std::uint32_t lane = 0;             // the pair's Lanes in lanes_
     int src_node = 0, dst_node = 0;
     std::int8_t step = -1;  // current step
     std::int8_t step_count = 0;
     Id next_waiting = kNone;  // the pair's next message queued behind this one's step
   };
-  // Per pair of processes: which steps a message occupies, and the messages
-  // queued for each (a FIFO linked through Flow::next_waiting).
+  // Per pair of processes with messages in flight: which steps a message
+  // occupies, and the messages queued for each (a FIFO linked through
+  // Flow::next_waiting). A message finds its pair's Lanes once, when it
+  // starts, not at every step.
   struct Lanes {
-    std::uint8_t busy = 0;  // bit per step
+    std::uint64_t pair = 0;      // (source rank, destination rank)
+    std::uint32_t messages = 0;  // in flight
+    std::uint8_t busy = 0;       // bit per step
     std::array<Id, kSteps> head{kNone, kNone, kNone, kNone};
     std::array<Id, kSteps> tail{kNone, kNone, kNone, kNone};
   };
   // Transfers of one channel instance (a node's memory) or of one node pair
-  // on the network, all moving at `rate`.
+  // on the network, all moving at one rate.
   struct Pool {
     struct Member {
-      double threshold;  // value of `served` at which the transfer's step ends
+      double threshold;  // value of the pool's counter at which the transfer's step ends
       Id id;
       bool operator>(const Member& o) const {
         return threshold > o.threshold || (threshold == o.threshold && id > o.id);
       }
     };
-    double served = 0;  // work per member since the pool was last empty
-    double rate = 0;    // work per second since settled_at
+    // The counter, work per member since the pool was last empty. Memory
+    // pools: moving at `rate` since settled_at. Network pools: plus what the
+    // limiting NIC's counter has gained since it read nic_work_at (kept
+    // apart, not as one offset, so that the counter read back at the same
+    // instant is exactly `served`: same-instant moves between NICs leave
+    // equal thresholds equal).
+    double served = 0;
+    double nic_work_at = 0;  // network pools
+    double rate = 0;         // memory pools
     double settled_at = 0;
     std::priority_queue<Member, std::vector<Member>, std::greater<>> members;
     int src_node = -1, dst_node = -1;  // network pools
     int slot_out = -1, slot_in = -1;   // network pools with members: index in the NICs' active lists
+    int nic = -1;                      // network pools with members: the limiting NIC (index in nics_)
+  };
+  // One direction of a node's NIC: the network transfers through it (tau),
+  // each moving at most at 1 / s^1(tau), and a counter of the work a
+  // transfer moving at that rate has done; the pools it limits wait in
+  // `limited` by the NIC counter's value at their next completion, each
+  // under its slot in the NIC's list of active pools (small dense ids).
+  struct Nic {
+    int tau = 0;
+    double slowdown = 1;  // max(1, s^1(tau))
+    double rate = 1;      // 1 / slowdown
+    double work = 0;
+    double settled_at = 0;
+    IndexedHeap<int> limited;
+    int scheduled = -1;  // the pool whose completion stands for the NIC's in pool_ends_
+  };
+  // A network pool in a NIC's list of active pools.
+  struct Active {
+    int pool;
+    int partner;        // the node at the pool's other end
+    bool limited_here;  // the pool is in this NIC's queue
   };
 
   static StepKind kind(const Flow& f);
   double slowdown(Channel c, std::size_t tau) const;
   int pool_of(const Flow& f);  // the pool of f's current (shared) step
+  double rate_of(const Pool& pool) const {
+    return pool.src_node < 0 ? pool.rate : nics_[static_cast<std::size_t>(pool.nic)].rate;
+  }
+  static double network_served(const Pool& pool, const Nic& nic) { return pool.served + (nic.work - pool.nic_work_at); }
+  // The value of the limiting NIC's counter at which the pool's first member completes.
+  static double completion_key(const Pool& pool) {
+    return pool.nic_work_at + (pool.members.top().threshold - pool.served);
+  }
+  int nic_out(int node) const { return node; }
+  int nic_in(int node) const { return static_cast<int>(nodes_) + node; }
+  // The pool's slot in the list of active pools of NIC `nic` (its id in the NIC's queue).
+  int slot_at(const Pool& pool, int nic) const { return nic == nic_out(pool.src_node) ? pool.slot_out : pool.slot_in; }
+  const std::vector<Active>& active_of(int nic) const {
+    return nic < static_cast<int>(nodes_) ? active_out_[static_cast<std::size_t>(nic)]
+                                          : active_in_[static_cast<std::size_t>(nic) - nodes_];
+  }
+  // Memory pools.
   static void settle(Pool& pool, double now);
   void set_rate(int pool, double now);
   void reschedule(int pool);
+  // Network pools and NICs.
+  static void settle(Nic& nic, double now);
+  void schedule_nic(int nic);
+  void attach(int pool, int nic, double served, double now);  // the pool's counter reads `served`
+  double detach(int pool, double now);                        // returns the pool's counter
+  void requeue(int pool);                                     // the pool's next completion changed
+  void add_network_member(int pool, Id id, double work, double now);
+  // The transfers through src_node's NIC out and dst_node's NIC in change by `delta`.
+  void change_tau(int src_node, int dst_node, int delta, double now);
+  // Moves to the other NIC the pools of `nic` (in `list`) this NIC no longer limits, or now limits.
+  void rebalance(int nic, std::vector<Active>& list, bool out, double now);
   // A network pool gained its first member or lost its last one.
   void activate(int pool);
   void deactivate(int pool);
-  // tau_out of src_node and tau_in of dst_node changed: new rates for their pools.
-  void network_changed(int src_node, int dst_node, double now);
+  void report_network(int src_node, int dst_node, double now);
 
-  void enter_step(Id id, double now);    // starts flows_[id].step at `now`
-  void request_step(Id id, double now);  // enters it, or queues behind the pair's previous message
-  void release_step(Id id, double now);  // the pair's next message may enter this step
+  void enter_step(Id id, double now);            // starts flows_[id].step at `now`
+  void request_step(Id id, double now);          // enters it, or queues behind the pair's previous message
+  void release_step(Id id, double now);          // the pair's next message may enter this step
+  std::uint32_t join_lanes(std::uint64_t pair);  // a message of `pair` starts
+  void leave_lanes(std::uint32_t lane);          // one of the pair's messages is complete
   void step_done(Id id, double time, std::vector<Completion>& completed);
   void pool_event(int pool, double time, std::vector<Completion>& completed);
+  void nic_event(int nic, double time, std::vector<Completion>& completed);
+  void forget_member(int pool, Id id);  // with an observer: `id` left the pool
   void report(int pool, double now);
   // With a channel observer: the concurrency of pool's channel changed.
   void report_concurrency(const Pool& pool, int index, double now) const;
@@ -168,12 +238,18 @@ class TransferModel {
   std::vector<Flow> flows_;
   std::vector<Pool> pools_;                                 // memory pools (one per node) first, then network pools
   std::unordered_map<std::uint64_t, int> network_pool_of_;  // by (source node, destination node)
-  std::vector<int> tau_out_, tau_in_;                       // per node: network transfers through its NICs
+  std::size_t nodes_;
+  std::vector<Nic> nics_;  // NICs out (one per node), then NICs in
   // Per node: the network pools with members leaving (out) or entering (in) it.
-  std::vector<std::vector<int>> active_out_, active_in_;
-  IndexedHeap<Id> delays_;      // each delayed transfer's end of delay
-  IndexedHeap<int> pool_ends_;  // each pool's next completion
-  std::unordered_map<std::uint64_t, Lanes> lanes_;
+  std::vector<std::vector<Active>> active_out_, active_in_;
+  IndexedHeap<Id> delays_;  // each delayed transfer's end of delay
+  // The next completion of each memory pool and of each NIC's pools, by pool
+  // (a NIC's first pool stands for it): simultaneous completions come in
+  // pool order, as when every pool had its own event.
+  IndexedHeap<int> pool_ends_;
+  std::vector<Lanes> lanes_;               // in use or free
+  std::vector<std::uint32_t> free_lanes_;  // indices in lanes_
+  PairIndex lane_of_;                      // by (source rank, destination rank)
   double clock_ = 0;
   StepObserver observer_;
   ChannelObserver channel_observer_;
