@@ -64,6 +64,7 @@ bench: build
 	bench/attribution.sh --models "staircase flowcut maxmin"
 	bench/mapping_search.sh
 	bench/sweep_throughput.sh
+	bench/whole_machine.sh
 
 validate: build
 	validation/flowcut/run.sh $(BUILD_DIR)/bin/contend

@@ -1,9 +1,11 @@
 #pragma once
 // The platform as SimGrid zones, hosts, links and routes.
 //
-// Every node is a full zone holding one host per core (where the rank actors
-// run and compute) and one endpoint host per socket, where messages enter and
-// leave the socket. Routes between endpoints carry the levels:
+// SimGrid's root zone "machine" holds three zones: "cores", one host per
+// core that holds a rank (where the rank actors run and compute; nothing
+// routes from them), "levels", the level links below, and "network", whose
+// nodes are full zones holding one endpoint host per socket, where messages
+// enter and leave the socket. Routes between endpoints carry the levels:
 //   same socket      [memory(s)]                       intra_socket: BW_MP(n), tau
 //   other socket     [ingress(t)]                      inter_socket: BW_MP(n), tau
 //   other node       [nic_out(i), fabric..., nic_in(j)] inter_node + NIC + network
@@ -13,8 +15,10 @@
 // route: an inter-node message pays tau_inter_node + 2 x nic.latency + the
 // latencies of the network links it crosses.
 //
-// The network is SimGrid's StarZone (star) or FatTreeZone (fat-tree), or a
-// full zone with Dragonfly+ routes computed with Boost.Graph (dragonfly+).
+// The network is SimGrid's StarZone (star) or FatTreeZone (fat-tree), or our
+// DragonflyPlusZone, whose routes are computed on demand (dragonfly+). Set-up
+// is linear in the nodes, cables and rank-holding cores (docs/benchmarks.md,
+// "Whole machines").
 #include <simgrid/s4u.hpp>
 #include <string>
 #include <unordered_map>
@@ -37,9 +41,8 @@ struct LevelCapacity {
 class SimgridPlatform {
  public:
   // Builds the platform into the current SimGrid engine (one per process).
-  // Only the cores that hold a rank become hosts: SimGrid's host creation
-  // looks names up through every zone, which is quadratic in the number of
-  // hosts, and a large machine (MareNostrum4: 166k cores) would take minutes.
+  // Only the cores that hold a rank become hosts (a host costs memory, and
+  // most runs use a few nodes of a large machine).
   SimgridPlatform(const Platform& platform, const Mapping& mapping);
 
   simgrid::s4u::Host* core_host(const Placement& p) const;  // null for cores without a rank

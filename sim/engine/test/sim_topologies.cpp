@@ -1,7 +1,16 @@
 // Networks: star (full duplex), fat tree (SimGrid's zone), Dragonfly+ (ours).
-#include <boost/test/unit_test.hpp>
+#include <fmt/format.h>
 
+#include <boost/test/unit_test.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/core/dragonfly_plus.hpp"
+#include "sim/core/mapping.hpp"
 #include "sim/engine/mpi.hpp"
+#include "sim/engine/simgrid_platform.hpp"
 #include "tests/harness/sim_fixture.hpp"
 
 using namespace contend;
@@ -82,4 +91,49 @@ BOOST_AUTO_TEST_CASE(fat_tree_cables_are_full_duplex) {
   const auto r = run_pattern(platform, {{0, 3, 1000000}, {3, 0, 1000000}}, 4);
   BOOST_TEST(r.ranks[3].recv_time == 1e-6 + 4 * 0.5e-6 + 1e-3, tt::tolerance(1e-9));
   BOOST_TEST(r.ranks[0].recv_time == 1e-6 + 4 * 0.5e-6 + 1e-3, tt::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(dragonfly_plus_zone_routes_every_node_pair_as_the_graph) {
+  // DragonflyPlusZone computes each route when SimGrid asks: for every pair
+  // of nodes, the route is NIC out, the graph's cables (d-mod-k) in their
+  // direction, NIC in, and its latency the sum of theirs.
+  const auto platform = parse_platform_text(platform_yaml(
+      12, 2, 2, kLevels,
+      "{topology: dragonfly+, groups: 3, leaves_per_group: 2, spines_per_group: 2, nodes_per_leaf: 2, global_links: 2, "
+      "node_link_bandwidth: 10GB/s, local_link_bandwidth: 10GB/s, global_link_bandwidth: 1GB/s, "
+      "node_link_latency: 0.1us, local_link_latency: 0.2us, global_link_latency: 0.5us}"));
+  std::string program = "sim_topologies", quiet = "--log=root.thresh:critical";
+  char* argv[] = {program.data(), quiet.data(), nullptr};
+  int argc = 2;
+  simgrid::s4u::Engine engine(&argc, argv);
+  const SimgridPlatform simgrid(platform, make_mapping("block", 2, platform.nodes, false));
+
+  const auto& net = std::get<DragonflyPlusNetwork>(platform.network);
+  const DragonflyPlusGraph graph(net, platform.nodes.count);
+  const char* kinds[] = {"node", "local", "global"};
+  const double cable_latency[] = {net.node_link_latency, net.local_link_latency, net.global_link_latency};
+  const double ends = platform.level(Level::InterNode).latency + 2 * platform.nic.latency;
+  int inter_group = 0;
+  for (int a = 0; a < platform.nodes.count; ++a) {
+    for (int b = 0; b < platform.nodes.count; ++b) {
+      if (a == b) continue;
+      std::vector<std::string> expected = {"nic:node" + std::to_string(a) + "/out"};
+      double expected_latency = ends;
+      for (const CableHop& hop : graph.route(a, b)) {
+        const auto& cable = graph.cables()[hop.cable];
+        const auto kind = static_cast<std::size_t>(cable.kind);
+        expected.push_back(
+            fmt::format("link:{}-{}-{}-{}-{}", kinds[kind], hop.cable, cable.a, cable.b, hop.forward ? "fwd" : "bwd"));
+        expected_latency += cable_latency[kind];
+      }
+      expected.push_back("nic:node" + std::to_string(b) + "/in");
+      double latency = 0;
+      std::vector<std::string> names;
+      for (const auto* link : simgrid.node_route(a, b, &latency)) names.push_back(SimgridPlatform::resource_name(link));
+      BOOST_TEST(names == expected, tt::per_element());
+      BOOST_TEST(latency == expected_latency, tt::tolerance(1e-12));
+      if (graph.group_of_node(a) != graph.group_of_node(b)) ++inter_group;
+    }
+  }
+  BOOST_TEST(inter_group == 12 * 8);  // 3 groups of 4 nodes: 8 nodes elsewhere for each
 }
