@@ -5,6 +5,7 @@
 // through its Mpi handle (mpi.hpp).
 #include <array>
 #include <boost/container/small_vector.hpp>
+#include <functional>
 #include <optional>
 #include <simgrid/s4u.hpp>
 #include <string>
@@ -69,6 +70,12 @@ class EngineCore final : public TransferSink {
   const Transfer& transfer(TransferId id) const override { return transfers_[id]; }
   const Datatype& datatype(DatatypeId id) const override { return datatypes_[id]; }
   void deliver(TransferId id, double end_time) override;
+
+  // Called at every MPI call of a rank (with a wall-clock limit or a progress
+  // line): SimGrid's time-advance callback alone never fires while a run
+  // spends long at one instant (every rank posting its sends at time 0), so a
+  // limit would pass unnoticed and the run would look hung.
+  void set_heartbeat(std::function<void()> heartbeat) { heartbeat_ = std::move(heartbeat); }
 
   // Progress, for reports on runs stopped early.
   std::uint64_t messages_posted() const {
@@ -144,6 +151,7 @@ class EngineCore final : public TransferSink {
   void on_completed(RankState& r, RequestId id, Effects& fx);
   void check_aborted() const {
     if (failure_) throw SimulationAborted{};
+    if (heartbeat_) heartbeat_();
   }
   void abort_all(const std::string& message);
   void check_deadlock();
@@ -159,6 +167,7 @@ class EngineCore final : public TransferSink {
   TransferTable transfers_;
   std::vector<RankState> ranks_;
   std::uint64_t delivered_ = 0;
+  std::function<void()> heartbeat_;
   int blocked_ = 0;
   int finished_ = 0;
   std::optional<std::string> failure_;

@@ -225,7 +225,10 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   bool simgrid_deadlock = false;
   sg4::Engine::on_deadlock_cb([&simgrid_deadlock] { simgrid_deadlock = true; });
   RunMonitor monitor(options.wall_time_limit, options.progress_line, core);
-  if (monitor.needed()) sg4::Engine::on_time_advance_cb([&monitor](double) { monitor.step(); });
+  if (monitor.needed()) {
+    sg4::Engine::on_time_advance_cb([&monitor](double) { monitor.step(); });
+    core.set_heartbeat([&monitor] { monitor.step(); });
+  }
 
   // Whether the run's first failure was a limit refusal (exit status 3): the
   // failure crosses the engine as a message, this keeps its kind.
