@@ -37,6 +37,7 @@ EngineCore::EngineCore(const Platform& platform, const Mapping& mapping, const S
     s.rank = r;
     s.place = mapping[r];
     s.host = simgrid.core_host(s.place);
+    s.core_speed = s.host->get_speed();
     s.wakeup = sg4::Semaphore::create(0);
   }
 }
@@ -397,7 +398,7 @@ void EngineCore::cpu(int me, double seconds) {
   rank(me).paying_overhead = false;
 }
 
-double EngineCore::core_speed(int me) const { return ranks_[static_cast<std::size_t>(me)].host->get_speed(); }
+double EngineCore::core_speed(int me) const { return ranks_[static_cast<std::size_t>(me)].core_speed; }
 
 bool EngineCore::test(int me, RequestId id) {
   if (!rank(me).requests.valid(id)) throw Error(fmt::format("rank {}: test on unknown request {}", me, id));

@@ -98,6 +98,26 @@ BOOST_AUTO_TEST_CASE(loggops_overheads_and_compute_share_the_core) {
   BOOST_TEST(r.ranks[1].total_time == 4.5e-6, tt::tolerance(1e-12));
 }
 
+BOOST_AUTO_TEST_CASE(loggops_overheads_of_ranks_sharing_a_core_share_its_speed) {
+  // Three ranks on one core (--oversubscribe). Rank 0 Isends 1000 B (o_s +
+  // O_s k = 1 us of CPU) while rank 2 computes 10 us: each gets half the
+  // core, so rank 0 is done at 2 us. The model's own arrival time counts
+  // 1 us of o_s: max(1, g + G k = 3) + L = 4 us. Rank 1 (asleep until then)
+  // pays o_r + O_r k = 0.5 us, again at half speed: done at 5 us. Rank 2:
+  // 1 us of work by 2 us, alone until 4 us (3 us), half speed until 5 us
+  // (3.5 us), then its 6.5 us left alone: 11.5 us.
+  ScriptWorkload w(3, [](Mpi& mpi) {
+    if (mpi.rank() == 0) mpi.wait(mpi.isend(1, 1000));
+    if (mpi.rank() == 1) mpi.recv(0, 1000);
+    if (mpi.rank() == 2) mpi.compute_seconds(10e-6);
+  });
+  const auto r = run(platform_yaml(1, 1, 1, kLevels) + "progress: thread\n" + kLogGops, w,
+                     {.model = "loggops", .oversubscribe = true});
+  BOOST_TEST(r.ranks[0].total_time == 2e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[1].total_time == 5e-6, tt::tolerance(1e-12));
+  BOOST_TEST(r.ranks[2].total_time == 11.5e-6, tt::tolerance(1e-12));
+}
+
 namespace {
 
 // Rank 0: rendezvous Isend of 1e6 B (CPU o_s + O_s k = 102 us), 1 ms of
