@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "sim/core/error.hpp"
@@ -40,6 +41,9 @@ EngineCore::EngineCore(const Platform& platform, const Mapping& mapping, const S
     s.core_speed = s.host->get_speed();
     s.wakeup = sg4::Semaphore::create(0);
   }
+  std::unordered_map<const sg4::Host*, int> ranks_on_core;
+  for (const auto& s : ranks_) ++ranks_on_core[s.host];
+  for (auto& s : ranks_) s.core_shared = ranks_on_core[s.host] > 1;
 }
 
 void EngineCore::check_peer(int me, int peer, const char* what) const {
@@ -387,14 +391,27 @@ void EngineCore::pay_receive_overhead(int me, double seconds) {
 }
 
 // The rank's core is busy for `seconds` of MPI work (shared with whatever
-// else runs on the core).
+// else runs on the core). Only ranks run on cores, and a rank computes or
+// pays overheads one at a time, so on a core of its own the work runs at the
+// core's full speed: a sleep of exactly the time an execution would take
+// (flops / speed, SimGrid's own arithmetic, so the same double). A sleep is
+// far cheaper in SimGrid: an execution joins the CPU model's sharing system
+// and, when it ends, disconnects a callback from a global host-state signal
+// (a search in a map holding one entry per running execution: perf's top
+// symbol, ExecImpl::post, with 8192 ranks). Ranks sharing a core
+// (--oversubscribe) share its speed: an execution.
 void EngineCore::cpu(int me, double seconds) {
   if (seconds <= 0) {
     rank(me).paying_overhead = false;
     return;
   }
   rank(me).paying_overhead = true;
-  sg4::this_actor::execute(seconds * core_speed(me));
+  const double flops = seconds * core_speed(me);
+  if (rank(me).core_shared) {
+    sg4::this_actor::execute(flops);
+  } else {
+    sg4::this_actor::sleep_for(flops / core_speed(me));
+  }
   rank(me).paying_overhead = false;
 }
 

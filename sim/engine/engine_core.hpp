@@ -97,7 +97,8 @@ class EngineCore final : public TransferSink {
     int rank = 0;
     Placement place;
     simgrid::s4u::Host* host = nullptr;
-    double core_speed = 0;  // its core's speed (flop/s), read once: every CPU overhead needs it
+    double core_speed = 0;     // its core's speed (flop/s), read once: every CPU overhead needs it
+    bool core_shared = false;  // another rank runs on the same core (--oversubscribe)
     // Where the rank sleeps while it waits. A semaphore, not a condition
     // variable: a release that comes before the acquire is not lost (taking
     // a condition variable's mutex lets other actors run, and notify first).
