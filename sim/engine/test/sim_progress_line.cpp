@@ -2,7 +2,6 @@
 // what it shows, and that it changes no result.
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
-#include <regex>
 #include <string>
 
 #include "sim/engine/mpi.hpp"
@@ -44,10 +43,15 @@ BOOST_AUTO_TEST_CASE(progress_line_is_rewritten_in_place_and_changes_no_result) 
   std::fclose(out);
 
   BOOST_TEST(text.rfind("\rsimulated ", 0) == 0);
-  // Checked at MPI calls too, so the last line may come before the last post.
-  const std::regex line(
-      R"(\rsimulated [0-9.e+-]+ s, [0-9]+ of [0-9]+ posted messages delivered, wall [0-9.]+ s, [0-9]+ messages/s)");
-  BOOST_TEST(std::regex_search(text, line));
+  // Checked at MPI calls too, so the last line may come before the last
+  // post: read the first line's fields, whatever their values.
+  double simulated = -1, wall = -1, rate = -1;
+  unsigned long long delivered = 0, posted = 0;
+  BOOST_TEST(std::sscanf(text.c_str(),
+                         "\rsimulated %lf s, %llu of %llu posted messages delivered, wall %lf s, %lf messages/s",
+                         &simulated, &delivered, &posted, &wall, &rate) == 5);
+  BOOST_TEST(delivered <= posted);
+  BOOST_TEST(posted <= 200u);
   BOOST_TEST(text.find("messages/s\033[K\r") != std::string::npos);  // several lines, each over the last
   BOOST_TEST(text.back() == '\n');                                   // the last one ended for what follows
   BOOST_TEST(text.find('\n') == text.size() - 1);
