@@ -97,10 +97,15 @@ class SimgridLmmModel final : public CommunicationModel {
   void await(TransferId id) override {
     // The engine only awaits transfers still moving. Their communication may
     // not be started yet: the starter actor has not run, or is inside
-    // sendto_async, which let us run. Let it finish.
-    while (id >= comms_.size() || !comms_[id]) {
-      if (context_.sink.transfer(id).state == Transfer::State::Delivered) return;
-      sg4::this_actor::yield();
+    // sendto_async, which let us run. Sleep until it has started a batch
+    // (yielding instead made every waiting rank run again at each of the
+    // starter's sendto_async: quadratic, no progress at P = 2048).
+    if (id >= comms_.size() || !comms_[id]) {
+      std::unique_lock<sg4::Mutex> lock(*created_mutex_);
+      while (id >= comms_.size() || !comms_[id]) {
+        if (context_.sink.transfer(id).state == Transfer::State::Delivered) return;
+        created_->wait(lock);
+      }
     }
     const sg4::CommPtr comm = comms_[id];
     // Both ranks of a message may wait for its communication at once. SimGrid
@@ -191,6 +196,7 @@ class SimgridLmmModel final : public CommunicationModel {
         batch.swap(to_start_);
         for (TransferId id : batch) start_now(id);
         batch.clear();
+        created_->notify_all();
       }
     });
   }
@@ -226,6 +232,9 @@ class SimgridLmmModel final : public CommunicationModel {
   bool starter_waiting_ = false;
   sg4::MutexPtr mutex_ = sg4::Mutex::create();
   sg4::ConditionVariablePtr starter_ = sg4::ConditionVariable::create();
+  // Ranks awaiting a communication the starter has not created yet.
+  sg4::MutexPtr created_mutex_ = sg4::Mutex::create();
+  sg4::ConditionVariablePtr created_ = sg4::ConditionVariable::create();
 };
 
 }  // namespace
