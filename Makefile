@@ -4,7 +4,7 @@
 #   make test-sanitize  the same suite under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make validate  the paper reproductions (validation/flowcut, validation/staircase),
 #                  then the emulated cluster end to end (root): set up, calibrate, run
-#                  and predict the accuracy suite, report, tear down (validation/testbed)
+#                  and predict the accuracy suite and its held-out cases, report, tear down (validation/testbed)
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)

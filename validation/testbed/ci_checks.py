@@ -12,7 +12,10 @@ Fails when:
   - a case lacks a maxmin prediction, or maxmin's eq. (11) error or makespan
     error exceeds 50% (the reference model on a 2-node-scale network; a
     broken mapping, unit or runner shows as errors of 100% and more, while
-    the full suite measures about 10%: see docs/accuracy.md).
+    the full suite measures about 10%: see docs/accuracy.md);
+  - a held-out case (RESULTS_DIR/heldout, run-heldout.sh quick) lacks a
+    maxmin prediction or a side of it, or maxmin's eq. (11) error on the
+    receive, send or total side exceeds 50%.
 
 Usage: ci_checks.py RESULTS_DIR PLATFORM
 """
@@ -55,7 +58,20 @@ def main():
         if not (math.isfinite(err) and err <= GROSS and abs(mk) <= GROSS):
             problems.append(f"{case}: maxmin eq. (11) error {100 * err:.1f}%, makespan error {100 * mk:+.1f}% "
                             f"(limit {100 * GROSS:.0f}%)")
-    print(f"ci_checks: {len(cases)} cases, inter_node BW_MP(1) {single[0] / 1e6 if single else float('nan'):.2f} MB/s "
+    heldout_errors = os.path.join(results, "heldout", "errors.csv")
+    heldout = rows(heldout_errors) if os.path.exists(heldout_errors) else []
+    heldout_cases = sorted({r["case"] for r in heldout})
+    if not heldout_cases:
+        problems.append("no held-out case")
+    for case in heldout_cases:
+        for side in ("recv", "send", "total"):
+            mm = [r for r in heldout if r["case"] == case and r["model"] == "maxmin" and r["side"] == side]
+            if not mm or not mm[0]["error"]:
+                problems.append(f"held-out {case}: no maxmin prediction of the {side} side")
+            elif not (math.isfinite(float(mm[0]["error"])) and float(mm[0]["error"]) <= GROSS):
+                problems.append(f"held-out {case}: maxmin eq. (11) error on the {side} side "
+                                f"{100 * float(mm[0]['error']):.1f}% (limit {100 * GROSS:.0f}%)")
+    print(f"ci_checks: {len(cases)} cases, {len(heldout_cases)} held-out cases, inter_node BW_MP(1) {single[0] / 1e6 if single else float('nan'):.2f} MB/s "
           f"vs one-way {one_way / 1e6:.2f} MB/s")
     for p in problems:
         print("ci_checks: FAIL:", p, file=sys.stderr)

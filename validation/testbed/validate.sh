@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The testbed's end-to-end check: set up the emulated cluster, prove the
-# shaping, calibrate it, run and predict the accuracy suite, report, tear down.
+# shaping, calibrate it, run and predict the accuracy suite and its held-out
+# cases (run-heldout.sh: drawn after calibration from a fresh seed), report,
+# tear down.
 #
 #   validate.sh BUILD_DIR full    `make validate`: writes platforms/testbed.yaml
-#                                 and validation/results/
+#                                 and validation/results/ (held-out cases under
+#                                 validation/results/heldout/)
 #   validate.sh BUILD_DIR quick   the CI version (ctest): its own namespace
 #                                 names and subnet, fewer sizes, workloads and
 #                                 repetitions, everything under BUILD_DIR/testbed-ci;
@@ -49,6 +52,8 @@ phase "calibration"
 "$here/calibrate.sh" "$build" "$platform" "$results/calibration" "$mode"
 phase "accuracy suite"
 "$here/run-suite.sh" "$build" "$platform" "$results" "$mode"
+phase "held-out cases"
+"$here/run-heldout.sh" "$build" "$platform" "$results/heldout" "$mode"
 phase "tear down"
 "$here/down.sh"
 trap - EXIT

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "calibrate/common/mpi_support.hpp"
 
@@ -28,13 +29,47 @@ int as_count(std::uint64_t bytes) {
   return static_cast<int>(bytes);
 }
 
-// Tests in place: a completed request becomes MPI_REQUEST_NULL, which the
-// final MPI_Waitall accepts.
-void progress_until(double when, std::vector<MPI_Request>& sends, std::vector<MPI_Request>& receives) {
+// The rank's posted requests, sends and receives together, and when the
+// last of each kind completed. A completed request becomes MPI_REQUEST_NULL,
+// which later MPI_Testsome and MPI_Waitsome calls skip.
+class PostedRequests {
+ public:
+  void add(MPI_Request r, bool is_send) {
+    requests_.push_back(r);
+    is_send_.push_back(is_send);
+  }
+  // Completes what has completed (no wait).
+  void test() { record(MPI_Testsome, false); }
+  // Waits until every request posted so far completed.
+  void wait_all() { record(MPI_Waitsome, true); }
+  const Completions& completions() const { return completions_; }
+
+ private:
+  using Some = int (*)(int, MPI_Request[], int*, int[], MPI_Status[]);
+  void record(Some some, bool until_all) {
+    if (requests_.empty()) return;
+    indices_.resize(requests_.size());
+    while (true) {
+      int count = 0;
+      some(static_cast<int>(requests_.size()), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE);
+      if (count == MPI_UNDEFINED) return;  // none active
+      const double now = monotonic_now();
+      for (int k = 0; k < count; ++k) {
+        (is_send_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(k)])] ? completions_.last_send
+                                                                                   : completions_.last_recv) = now;
+      }
+      if (!until_all) return;
+    }
+  }
+  std::vector<MPI_Request> requests_;
+  std::vector<bool> is_send_;
+  std::vector<int> indices_;
+  Completions completions_;
+};
+
+void progress_until(double when, PostedRequests& posted) {
   while (monotonic_now() < when) {
-    int done = 0;
-    if (!sends.empty()) MPI_Testall(static_cast<int>(sends.size()), sends.data(), &done, MPI_STATUSES_IGNORE);
-    if (!receives.empty()) MPI_Testall(static_cast<int>(receives.size()), receives.data(), &done, MPI_STATUSES_IGNORE);
+    posted.test();
     sleep_until(std::min(when, monotonic_now() + kPollInterval));
   }
 }
@@ -56,31 +91,29 @@ RankExchange::RankExchange(const Exchange& exchange, int rank) {
                    [](const PatternMessage& a, const PatternMessage& b) { return a.start < b.start; });
 }
 
-void RankExchange::run(char* send_buffer, char* recv_buffer) const {
+Completions RankExchange::run(char* send_buffer, char* recv_buffer) const {
   const double begin = monotonic_now();
-  std::vector<MPI_Request> sends, receives;
-  sends.reserve(sends_now_.size() + sends_later_.size());
-  receives.reserve(receives_.size());
+  PostedRequests posted;
   std::uint64_t send_offset = 0, recv_offset = 0;
   auto post_send = [&](const PatternMessage& m) {
     MPI_Request r;
     MPI_Isend(send_buffer + send_offset, as_count(m.bytes), MPI_BYTE, m.dst, 0, MPI_COMM_WORLD, &r);
     send_offset += m.bytes;
-    sends.push_back(r);
+    posted.add(r, true);
   };
   for (const auto& m : sends_now_) post_send(m);
   for (const auto& m : receives_) {
     MPI_Request r;
     MPI_Irecv(recv_buffer + recv_offset, as_count(m.bytes), MPI_BYTE, m.src, 0, MPI_COMM_WORLD, &r);
     recv_offset += m.bytes;
-    receives.push_back(r);
+    posted.add(r, false);
   }
   for (const auto& m : sends_later_) {
-    progress_until(begin + m.start, sends, receives);
+    progress_until(begin + m.start, posted);
     post_send(m);
   }
-  MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
-  MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE);
+  posted.wait_all();
+  return posted.completions();
 }
 
 }  // namespace contend::testbed

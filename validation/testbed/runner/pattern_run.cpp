@@ -18,7 +18,13 @@
 // The first --warmup repetitions are not recorded: Open MPI opens its TCP
 // connections on first use.
 //
-// Output (rank 0): repetition,rank,host,time_s,late_s   (seconds)
+// Besides its time, each rank records when its last send and its last
+// receive completed (same clock, same instant: the send and receive sides
+// contend's --per-rank gives as send_time_s and recv_time_s; 0 when the rank
+// has none). A `bcast` step's end counts as both (MPI_Bcast does not say
+// which ranks forwarded); a `barrier` as neither.
+//
+// Output (rank 0): repetition,rank,host,time_s,late_s,send_time_s,recv_time_s   (seconds)
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -58,24 +64,44 @@ std::string format_seconds(double s) {
 // This rank's part of one step, ready to run many times.
 using RankStep = std::variant<contend::testbed::RankExchange, contend::testbed::Bcast, contend::testbed::Barrier>;
 
+// Runs one step; returns when this rank's last send and receive in it completed.
 struct StepRunner {
   std::vector<char>& send;
   std::vector<char>& recv;
-  void operator()(const contend::testbed::RankExchange& e) const { e.run(send.data(), recv.data()); }
-  void operator()(const contend::testbed::Bcast& b) const {
-    MPI_Bcast(send.data(), static_cast<int>(b.bytes), MPI_BYTE, b.root, MPI_COMM_WORLD);
+  contend::testbed::Completions operator()(const contend::testbed::RankExchange& e) const {
+    return e.run(send.data(), recv.data());
   }
-  void operator()(const contend::testbed::Barrier&) const { MPI_Barrier(MPI_COMM_WORLD); }
+  contend::testbed::Completions operator()(const contend::testbed::Bcast& b) const {
+    MPI_Bcast(send.data(), static_cast<int>(b.bytes), MPI_BYTE, b.root, MPI_COMM_WORLD);
+    const double end = monotonic_now();
+    return {end, end};
+  }
+  contend::testbed::Completions operator()(const contend::testbed::Barrier&) const {
+    MPI_Barrier(MPI_COMM_WORLD);
+    return {};
+  }
 };
 
-// One repetition on this rank: {time from the common start, lateness}.
-std::pair<double, double> one_repetition(const Options& o, const std::vector<RankStep>& steps, std::vector<char>& send,
-                                         std::vector<char>& recv) {
+// One repetition on this rank, in seconds from the common start (late: how
+// late the rank began; send, recv: its last send and receive completions, 0
+// when none).
+struct RepetitionTimes {
+  double time = 0, late = 0, send = 0, recv = 0;
+};
+
+RepetitionTimes one_repetition(const Options& o, const std::vector<RankStep>& steps, std::vector<char>& send,
+                               std::vector<char>& recv) {
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = o.sync == "clock" ? contend::mpi_support::common_start(o.margin) : monotonic_now();
-  const double late = monotonic_now() - start;
-  for (const auto& step : steps) std::visit(StepRunner{send, recv}, step);
-  return {monotonic_now() - start, late};
+  RepetitionTimes times;
+  times.late = monotonic_now() - start;
+  for (const auto& step : steps) {
+    const auto done = std::visit(StepRunner{send, recv}, step);
+    if (done.last_send) times.send = *done.last_send - start;
+    if (done.last_recv) times.recv = *done.last_recv - start;
+  }
+  times.time = monotonic_now() - start;
+  return times;
 }
 
 // Steps as this rank runs them, and the buffer sizes they need.
@@ -118,15 +144,17 @@ int run(const Options& o, int rank, int size) {
 
   std::ostringstream rows;
   for (int r = 0; r < o.warmup + o.repetitions; ++r) {
-    const auto [time, late] = one_repetition(o, steps, send, recv);
-    std::array<double, 2> mine{time, late};
-    std::vector<double> all(2 * static_cast<std::size_t>(size));
-    MPI_Gather(mine.data(), 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    const auto times = one_repetition(o, steps, send, recv);
+    constexpr std::size_t kFields = 4;
+    std::array<double, kFields> mine{times.time, times.late, times.send, times.recv};
+    std::vector<double> all(kFields * static_cast<std::size_t>(size));
+    MPI_Gather(mine.data(), kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (rank != 0 || r < o.warmup) continue;
     for (int k = 0; k < size; ++k) {
-      rows << (r - o.warmup) << ',' << k << ',' << hosts[static_cast<std::size_t>(k)] << ','
-           << format_seconds(all[2 * static_cast<std::size_t>(k)]) << ','
-           << format_seconds(all[2 * static_cast<std::size_t>(k) + 1]) << '\n';
+      const auto* theirs = all.data() + kFields * static_cast<std::size_t>(k);
+      rows << (r - o.warmup) << ',' << k << ',' << hosts[static_cast<std::size_t>(k)];
+      for (std::size_t f = 0; f < kFields; ++f) rows << ',' << format_seconds(theirs[f]);
+      rows << '\n';
     }
     std::cerr << "pattern_run: repetition " << (r - o.warmup) << " done\n";
   }
@@ -134,7 +162,7 @@ int run(const Options& o, int rank, int size) {
     contend::write_file_atomically(o.output, [&](std::ostream& out) {
       out << "# pattern_run " << o.pattern << ": " << size << " ranks, " << pattern.steps.size() << " steps, sync "
           << o.sync << ", " << o.repetitions << " repetitions after " << o.warmup << " warm-up\n";
-      out << "repetition,rank,host,time_s,late_s\n" << rows.str();
+      out << "repetition,rank,host,time_s,late_s,send_time_s,recv_time_s\n" << rows.str();
     });
   }
   return 0;
@@ -147,7 +175,8 @@ int main(int argc, char** argv) {
   CLI::App app{"Runs a contend pattern file for real under MPI and times every rank", "pattern_run"};
   app.add_option("--pattern", o.pattern, "Pattern file (contend's format: exchanges, @start offsets, '---')")
       ->required();
-  app.add_option("-o,--output", o.output, "Raw CSV: repetition,rank,host,time_s,late_s")->required();
+  app.add_option("-o,--output", o.output, "Raw CSV: repetition,rank,host,time_s,late_s,send_time_s,recv_time_s")
+      ->required();
   app.add_option("--repetitions", o.repetitions, "Timed repetitions")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
