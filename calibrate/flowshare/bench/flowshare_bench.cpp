@@ -146,15 +146,6 @@ std::vector<double> run_once(const Experiment& e, int rank, std::vector<char>& s
   return times;
 }
 
-// A barrier that sleeps instead of spinning: the ranks that wait leave the
-// 2 cores to the ranks still moving data.
-void sleepy_barrier() {
-  MPI_Request request;
-  MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  int done = 0;
-  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) usleep(50);
-}
-
 std::string format_seconds(double s) {
   std::array<char, 32> text{};
   std::snprintf(text.data(), text.size(), "%.9g", s);
@@ -182,7 +173,7 @@ int run(const Options& o, int rank, int size) {
     for (const auto& e : experiments) {
       MPI_Barrier(MPI_COMM_WORLD);
       const auto mine = run_once(e, rank, send, recv, o.margin);
-      sleepy_barrier();
+      contend::mpi_support::sleeping_barrier();
       std::vector<double> all(mine.size());
       MPI_Reduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
       if (rank != 0 || r < o.warmup) continue;
