@@ -2,10 +2,11 @@
 # End-to-end test of the flow-sharing measurement on this machine (ctest
 # calibrate.flowshare_pipeline): flowshare_bench with 4 ranks through TCP
 # loopback on a small flows file (one flow; two simultaneous; two staggered
-# by 20 ms with unequal sizes), then analyze.py. Checks: every flow of every
-# repetition is in the raw CSV, with 0 <= start < end and the staggered
-# flow posted no earlier than its start_ms; analyze.py writes its tables and
-# plots; a flows file with a bad field is refused with file:line:col and
+# by 20 ms with unequal sizes), then analyze.py and predict.py. Checks:
+# every flow of every repetition is in the raw CSV, with 0 <= start < end
+# and the staggered flow posted no earlier than its start_ms; analyze.py
+# writes its tables and plots; predict.py predicts every experiment with
+# contend; a flows file with a bad field is refused with file:line:col and
 # nothing is written. It tests the pipeline: loopback measures no network.
 # Usage: test-pipeline.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -43,6 +44,13 @@ for f in flows.csv weights.csv laws.csv flows-q100.png shares.png; do
   [ -s "$work/analysis/$f" ] || fail "analyze.py did not write $f"
 done
 [ "$(tail -n +2 "$work/analysis/flows.csv" | wc -l)" -eq 5 ] || fail "analysis flows.csv: expected 5 flows"
+
+# predict.py: every experiment predicted by contend's maxmin, fair and by age.
+"$source_dir/calibrate/flowshare/predict.py" "$bin/contend" "$source_dir/platforms/testbed.yaml" 0.5 \
+  "$work/predicted.csv" "$work/raw-q100.csv" > "$work/predict.log" 2>&1 ||
+  { cat "$work/predict.log" >&2; fail "predict.py failed"; }
+[ "$(tail -n +2 "$work/predicted.csv" | awk -F, '$4 >= 0 && $5 >= 0' | wc -l)" -eq 3 ] ||
+  fail "predicted.csv: expected 3 experiments with errors"
 
 # A bad size: refused at its place, before any flow moves; nothing written.
 sed 's/^fanin-k1-eq-s0,1,0,1MiB,0$/fanin-k1-eq-s0,1,0,1Mfoo,0/' "$work/flows.csv" > "$work/bad.csv"
