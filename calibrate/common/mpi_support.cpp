@@ -59,6 +59,13 @@ bool on_one_machine() {
                      [&](const std::string& other) { return !other.empty() && other == ids.front(); });
 }
 
+void sleeping_barrier() {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  int done = 0;
+  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) usleep(50);
+}
+
 double common_start(double margin) {
   double start = monotonic_now() + margin;
   MPI_Bcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);

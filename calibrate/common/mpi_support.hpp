@@ -23,6 +23,11 @@ bool on_one_machine();
 // until then and returns it. A rank that wakes late (CPU busy) starts late.
 double common_start(double margin);
 
+// A barrier that sleeps (50 us between polls) instead of spinning: ranks
+// waiting for others leave the processors to the transfers being measured
+// (several ranks may share a core). Collective.
+void sleeping_barrier();
+
 // This process's host name (on the emulated cluster: its node's).
 std::string this_host();
 

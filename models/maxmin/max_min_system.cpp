@@ -83,6 +83,14 @@ void MaxMinSystem::detach(VariableId v) {
   }
 }
 
+void MaxMinSystem::set_penalty(VariableId v, double penalty) {
+  Variable& x = variables_[v];
+  if (x.penalty == penalty) return;
+  x.penalty = penalty;
+  if (x.count == 0) return;
+  for (LinkId l : links_of(x)) mark_modified(l);
+}
+
 void MaxMinSystem::add_flows(VariableId v, int count) {
   Variable& x = variables_[v];
   if (count <= 0) return;

@@ -45,6 +45,9 @@ class MaxMinSystem {
   // SimGrid's sharing penalty (> 0) and bound (> 0; 0 for none). No flows yet.
   VariableId add_variable(std::vector<LinkId> links, double penalty, double bound);
 
+  // A new sharing penalty (> 0) for `v` (weighted sharing: a base penalty
+  // over the flow's weight); its links are re-solved at the next solve.
+  void set_penalty(VariableId v, double penalty);
   void add_flows(VariableId v, int count);
   void remove_flows(VariableId v, int count);
   int flows(VariableId v) const { return variables_[v].count; }

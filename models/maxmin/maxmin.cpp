@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/maxmin/age_sharing.hpp"
 #include "models/maxmin/latency_ends.hpp"
 #include "models/maxmin/max_min_system.hpp"
 #include "models/maxmin/route_classes.hpp"
@@ -58,11 +59,13 @@ struct Waker {
 
 class MaxMinModel final : public CommunicationModel {
  public:
-  explicit MaxMinModel(const ModelContext& c)
+  MaxMinModel(const ModelContext& c, SharingOptions sharing)
       : sink_(c.sink),
         recorder_(c.recorder),
         loads_(c.loads),
         routes_(c.simgrid, c.mapping, system_),
+        sharing_(sharing),
+        age_weights_(sharing.age_decay),
         mutex_(sg4::Mutex::create()) {
     // SimGrid's network model has its events happen at the first clock
     // value within its timing precision before them, whatever model made
@@ -131,12 +134,30 @@ class MaxMinModel final : public CommunicationModel {
     if (flows_.size() <= route) flows_.resize(routes_.size());
     flows_[route].join(id, static_cast<double>(sink_.transfer(id).bytes), at);
     mark_reschedule(route);
+    const bool was_idle = system_.flows(routes_.route(route).variable) == 0;
     system_.add_flows(routes_.route(route).variable, 1);
+    if (was_idle && !sharing_.fair()) reweigh(route, true);
     if (loads_) touch_links(route);
     if (recorder_) {
       if (members_.size() <= route) members_.resize(routes_.size());
       members_[route].push_back(id);
     }
+  }
+
+  // Sharing by age (age_sharing.hpp): `route` became active or idle on its
+  // last link (an inter-node route's destination NIC in); the routes whose
+  // weight changed get their CM02 penalty over the weight.
+  void reweigh(std::uint32_t route, bool active) {
+    const auto links = system_.links(routes_.route(route).variable);
+    if (links.size() < 2) return;  // within a node
+    weight_changes_.clear();
+    if (active) {
+      age_weights_.activate(route, links.back(), weight_changes_);
+    } else {
+      age_weights_.deactivate(route, links.back(), weight_changes_);
+    }
+    for (const auto& [r, weight] : weight_changes_)
+      system_.set_penalty(routes_.route(r).variable, routes_.route(r).penalty / weight);
   }
 
   void plan_end(std::uint32_t route, double now) {
@@ -190,6 +211,7 @@ class MaxMinModel final : public CommunicationModel {
       const int done = flows_[route].complete_due(now, kTimingPrecision, completed);
       mark_reschedule(route);
       system_.remove_flows(routes_.route(route).variable, done);
+      if (!sharing_.fair() && system_.flows(routes_.route(route).variable) == 0) reweigh(route, false);
       if (loads_) touch_links(route);
       if (recorder_) {
         auto& list = members_[route];
@@ -297,6 +319,9 @@ class MaxMinModel final : public CommunicationModel {
   std::vector<MaxMinSystem::LinkId> touched_links_;  // links whose flows changed since the last record
   MaxMinSystem system_;
   RouteClasses routes_;
+  SharingOptions sharing_;
+  AgeWeights age_weights_;
+  AgeWeights::Changes weight_changes_;      // scratch of reweigh()
   std::vector<RouteFlows> flows_;           // by route
   std::vector<std::uint32_t> route_of_;     // by transfer id, while it moves
   std::vector<bool> reschedule_;            // by route: in rescheduled_
@@ -313,17 +338,11 @@ class MaxMinModel final : public CommunicationModel {
 }  // namespace
 
 ModelInfo maxmin_model_info() {
-  ModelInfo info;
-  info.name = "maxmin";
-  info.description = "max-min fair sharing of the platform's links, as SimGrid's LMM computes it (incremental solver)";
-  info.citation =
+  return parameterized_model_info<MaxMinModel>(
+      "maxmin", "max-min fair sharing of the platform's links, as SimGrid's LMM computes it (incremental solver)",
       "Casanova et al., Versatile, Scalable, and Accurate Simulation of Distributed Applications and "
-      "Platforms, JPDC 2014 (SimGrid, CM02 network model)";
-  info.validate = [](const Platform&, const YamlField& params) {
-    if (params.present()) params.allow_only({});
-  };
-  info.create = [](const ModelContext& c) { return std::make_unique<MaxMinModel>(c); };
-  return info;
+      "Platforms, JPDC 2014 (SimGrid, CM02 network model)",
+      parse_maxmin_sharing);
 }
 
 }  // namespace contend

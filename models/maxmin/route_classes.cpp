@@ -88,7 +88,7 @@ std::uint32_t RouteClasses::build(int from_node, int from_socket, int to_node, i
   // NetworkCm02Model::communicate and comm_action_set_variable.
   const double penalty = latency > 0 ? latency : 1.0;
   const double bound = latency > 0 ? 0.0 : bandwidth_bound;
-  routes_.push_back(Route{system_.add_variable(std::move(links), penalty, bound), latency});
+  routes_.push_back(Route{system_.add_variable(std::move(links), penalty, bound), latency, penalty});
   it->second = static_cast<std::uint32_t>(routes_.size() - 1);
   return it->second;
 }

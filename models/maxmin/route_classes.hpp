@@ -29,6 +29,7 @@ class RouteClasses {
   struct Route {
     MaxMinSystem::VariableId variable;
     double latency;
+    double penalty;  // CM02's sharing penalty, before any weight
   };
 
   RouteClasses(const SimgridPlatform& simgrid, const Mapping& mapping, MaxMinSystem& system)

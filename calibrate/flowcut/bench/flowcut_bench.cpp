@@ -16,7 +16,6 @@
 // Launch one rank per node (e.g. `--map-by node` with a hostfile); the ranks
 // are the nodes 0..5 of conflicts.hpp.
 #include <mpi.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "calibrate/common/command_line.hpp"
+#include "calibrate/common/mpi_support.hpp"
 #include "calibrate/flowcut/conflicts.hpp"
 #include "sim/core/file_io.hpp"
 
@@ -37,15 +37,6 @@ struct Options {
   int repetitions = 5;
   std::string output = "flowcut-raw.csv";
 };
-
-// A barrier that sleeps instead of spinning: ranks waiting for others leave
-// the processors to the flows being measured (several ranks may share a core).
-void sleepy_barrier() {
-  MPI_Request request;
-  MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  int done = 0;
-  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) usleep(50);
-}
 
 // One repetition of `run`: returns, for each flow this rank receives, its time.
 std::vector<std::pair<int, double>> run_once(const ConflictRun& run, int rank, std::vector<char>& buffer,
@@ -77,7 +68,7 @@ std::vector<std::pair<int, double>> run_once(const ConflictRun& run, int rank, s
     if (flow_of[static_cast<std::size_t>(index)] >= 0)
       times.emplace_back(flow_of[static_cast<std::size_t>(index)], now - start);
   }
-  sleepy_barrier();
+  contend::mpi_support::sleeping_barrier();
   return times;
 }
 
@@ -99,7 +90,7 @@ double latency(int rank) {
     }
     round_trips.push_back(MPI_Wtime() - start);
   }
-  sleepy_barrier();
+  contend::mpi_support::sleeping_barrier();
   return *std::min_element(round_trips.begin(), round_trips.end()) / 2;
 }
 
