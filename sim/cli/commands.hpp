@@ -16,6 +16,7 @@ Action add_platform_command(CLI::App& app);
 Action add_analyze_command(CLI::App& app);
 Action add_compare_command(CLI::App& app);
 Action add_fit_multipair_command(CLI::App& app);
+Action add_fit_transport_command(CLI::App& app);
 Action add_fit_loggops_command(CLI::App& app);
 Action add_pingpong_command(CLI::App& app);
 Action add_progress_command(CLI::App& app);

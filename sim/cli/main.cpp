@@ -131,6 +131,7 @@ int main(int argc, char** argv) {
   actions["progress"] = contend::cli::add_progress_command(app);
   actions["fit-taulop"] = contend::cli::add_fit_taulop_command(app);
   actions["fit-flowcut"] = contend::cli::add_fit_flowcut_command(app);
+  actions["fit-transport"] = contend::cli::add_fit_transport_command(app);
   actions["select"] = contend::cli::add_select_command(app);
   actions["convert-trace"] = contend::cli::add_convert_trace_command(app);
   actions["mapping"] = contend::cli::add_mapping_command(app);

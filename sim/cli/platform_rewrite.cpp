@@ -19,6 +19,10 @@ void add_platform_rewrite_options(CLI::App& cmd, PlatformRewrite& o, const std::
 
 bool write_platform_rewrite(const PlatformRewrite& o, const std::string& updated) {
   all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
+  return write_rewritten_text(o, updated);
+}
+
+bool write_rewritten_text(const PlatformRewrite& o, const std::string& updated) {
   if (o.dry_run) {
     std::cout << updated;
     return false;

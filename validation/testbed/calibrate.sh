@@ -24,6 +24,11 @@
 #      each of the 4 suite nodes), then broadcast + flat gather on the suite's
 #      16 ranks for each of the six algorithms, Open MPI forced to each;
 #      `contend fit-taulop` writes models.taulop.
+#   7. the transport buffering benchmark (calibrate/transport/calibrate.sh):
+#      one message from rank 0 to rank 1, 2 ranks on one node (intra_socket,
+#      vader) and 1 rank on each of two nodes (inter_node, TCP), the send's
+#      completion against the receive's from a common start (--sync clock);
+#      `contend fit-transport` writes levels.<level>.transport_buffer.
 # Usage: calibrate.sh BUILD_DIR PLATFORM_OUT RAW_DIR [quick]
 #   quick: fewer sizes and samples (the CI version)
 set -euo pipefail
@@ -130,4 +135,20 @@ ctd_log "taulop: NBFT and broadcast + gather ($suite_ranks ranks, ${taulop[*]})"
   --shm-launcher "$CTD_DIR/mpirun.sh -np $CTD_SLOTS --map-by ppr:$CTD_SLOTS:node" \
   --net-launcher "$CTD_DIR/mpirun.sh -np $CTD_SUITE_NODES --map-by node" > "$raw/taulop.log" 2>&1 ||
   { cat "$raw/taulop.log" >&2; ctd_die "taulop calibration failed"; }
+# Transport buffering (issue 16): bytes still undelivered when a send completes.
+if [ "$mode" = quick ]; then
+  transport=(--min-size 64KiB --max-size 4MiB --factor 4 --samples 3)
+else
+  transport=(--min-size 64KiB --max-size 8MiB --factor 2 --samples 5)
+fi
+transport_run() {  # transport_run LEVEL (calibrate.sh adds -np 2 and the level's --map-by)
+  local level=$1
+  ctd_log "transport: $level (2 ranks, ${transport[*]})"
+  "$source_dir/calibrate/transport/calibrate.sh" --platform "$platform" --levels "$level" --bin "$build/bin" \
+    --raw-dir "$raw" --fits "$raw/transport-$level-fits.csv" --sync clock --bind-to '' "${transport[@]}" \
+    --launcher "$CTD_DIR/mpirun.sh" > "$raw/transport-$level.log" 2>&1 ||
+    { cat "$raw/transport-$level.log" >&2; ctd_die "transport calibration failed: $level"; }
+}
+transport_run intra_socket
+transport_run inter_node
 "$contend" platform --platform "$platform"

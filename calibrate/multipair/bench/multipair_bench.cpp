@@ -68,29 +68,6 @@ struct Run {
   std::vector<std::uint64_t> sizes;
 };
 
-std::uint64_t parse_size_option(const std::string& text, const char* name) {
-  const auto v = contend::units::parse_size(text);
-  if (!v || *v == 0) {
-    throw contend::Error(std::string(name) + ": expected " + std::string(contend::units::kSizeHelp) + ", got '" + text +
-                         "'");
-  }
-  return *v;
-}
-
-std::vector<std::uint64_t> size_series(const Options& o) {
-  const auto first = parse_size_option(o.min_size, "--min-size");
-  const auto last = parse_size_option(o.max_size, "--max-size");
-  if (last < first) throw contend::Error("--max-size is smaller than --min-size");
-  if (o.factor <= 1) throw contend::Error("--factor must be above 1");
-  if (last > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
-    throw contend::Error("--max-size: at most 2 GiB - 1");
-  std::vector<std::uint64_t> sizes;
-  for (double s = static_cast<double>(first); s <= static_cast<double>(last) * (1 + 1e-12); s *= o.factor) {
-    sizes.push_back(static_cast<std::uint64_t>(s));
-  }
-  return sizes;
-}
-
 // N of Thune's Table I for this run (see the file comment).
 int competing_receivers(const Run& run) {
   if (run.level == "intra_socket" && !run.unidirectional) return run.ranks;
@@ -154,7 +131,8 @@ void write_header(std::ostream& out, const Run& run, const std::vector<RankPlace
 int run_benchmark(const Options& o, int rank, int size) {
   if (o.sync != "clock" && o.sync != "barrier")
     throw contend::Error("--sync: expected 'clock' or 'barrier', got '" + o.sync + "'");
-  Run run{o.level, o.unidirectional, o.sync == "clock", size, o.repeats, size_series(o)};
+  Run run{o.level, o.unidirectional, o.sync == "clock",
+          size,    o.repeats,        contend::mpi_support::geometric_sizes(o.min_size, o.max_size, o.factor)};
   if (size < 2 || size % 2 != 0)
     throw contend::Error("needs an even number of ranks (P/2 pairs), got " + std::to_string(size));
   if (o.repeats < 1 || o.samples < 1 || o.warmup < 0)
