@@ -14,7 +14,8 @@
 //
 // When no sending node is overloaded every x_AB is exactly 1: the
 // receiving side's rates, bit for bit (the paper's model). The solve costs
-// O(pairs + nodes x rounds) and runs once per instant at most.
+// O(pairs + nodes x rounds) and runs once per instant at most; a pair's new
+// x is applied only when it moves by more than 0.1 % (or to or from 1).
 #include <unordered_map>
 #include <utility>
 #include <vector>
