@@ -122,9 +122,9 @@ class StaircaseModel final : public FluidModel {
     } else if (c.node_level && c.sender_limited) {
       resource = fmt::format("staircase:node{}/out(N={})", c.source_node, c.senders);
       detail = fmt::format(
-          "BW_MP({})/{} per sending process of node {} (sender side); rank {} splits it over its inter-node messages "
-          "({})",
-          c.senders, c.senders, c.source_node, c.sender, c.sent_messages);
+          "BW_MP({}) of sending node {} shared max-min by its node pairs (sender side): x = {:.4g} of the staircase "
+          "rate into node {}",
+          c.senders, c.source_node, c.send_factor, c.node);
     } else if (c.node_level) {
       const auto bottleneck = c.factor < 1 && sharing_.fabric() != nullptr
                                   ? sharing_.fabric()->bottleneck(c.source_node, c.node)

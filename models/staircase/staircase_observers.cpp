@@ -23,13 +23,10 @@ void StaircaseSharing::report(int c, double t) {
     cause.factor = k.factor;
     cause.source_node = k.source_node;
     cause.waiting = !p.member[kNode];
-    if (k.source_process >= 0) {
-      const auto& sender = processes_[static_cast<std::size_t>(k.source_process)];
-      cause.sender = k.source_process;
-      cause.senders = static_cast<int>(senders_of_node_[static_cast<std::size_t>(sender.node)].size());
-      cause.sent_messages = sender.sending;
-      cause.sender_limited = p.member[kNode] && k.rate < share(g) / p.inter_count * k.factor;
-      if (cause.source_node < 0) cause.source_node = sender.node;
+    if (sending_ && k.source_node >= 0) {
+      cause.senders = senders_of_node_[static_cast<std::size_t>(k.source_node)];
+      cause.send_factor = k.send_factor;
+      cause.sender_limited = p.member[kNode] && sending_->sender_bound(k.source_node, p.node);
     }
   } else {
     const auto& g = groups_[static_cast<std::size_t>(group_of(p, kSocket))];

@@ -1,7 +1,7 @@
 // The sending side of the staircase (models/staircase/README.md, "The
-// sending side", a departure from Thune et al.): an inter-node message moves
-// at most at its sender's share of the sending node, and the rates of the
-// classes a sender feeds follow its changes once per instant.
+// sending side", a departure from Thune et al.): the node pairs' factors
+// x_AB (sending_side.hpp), solved once per instant, and the rates of the
+// classes of the pairs whose factor changed.
 #include <algorithm>
 #include <limits>
 
@@ -11,81 +11,37 @@ namespace contend {
 
 // The rate of an inter-node class whose receiving process gets
 // `per_message` per message: Thune eqs. (5)/(7) and (9), times the fabric's
-// phi, and with the sender side at most the sender's share of its node,
-// BW_MP(n_s)/n_s split over its m_s inter-node messages (computed as the
-// receiving side's, so that a symmetric exchange gives the same bits; a tie
-// keeps the receiving side's).
+// phi, times the sending side's x of its node pair (exactly 1 when no
+// sending node binds: the receiving side's value, bit for bit).
 double StaircaseSharing::inter_rate(const Class& c, double per_message) const {
-  const double rate = per_message * c.factor;
-  if (c.source_process < 0) return rate;
-  const auto& sender = processes_[static_cast<std::size_t>(c.source_process)];
-  const double cap = sender_share_[static_cast<std::size_t>(sender.node)] / sender.sending;
-  return cap < rate ? cap : rate;
+  return per_message * c.factor * c.send_factor;
 }
 
-// `sender` sends `delta` more inter-node messages. Its node's share per
-// sender changes when it starts or stops sending (n_s), listed in `nodes`;
-// otherwise only its own messages' caps, listed in `senders`.
-void StaircaseSharing::count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders) {
-  stale_since_ = clock_;
+// `sender` sends `delta` more inter-node messages: when it starts or stops
+// sending, its node's number n_s of senders, hence BW_MP(n_s), changes.
+void StaircaseSharing::count_sent(int sender, int delta) {
   auto& s = processes_[static_cast<std::size_t>(sender)];
   const bool was_sending = s.sending > 0;
   s.sending += delta;
-  if (was_sending == (s.sending > 0)) {
-    senders.push_back(sender);
-    return;
-  }
-  auto& list = senders_of_node_[static_cast<std::size_t>(s.node)];
-  if (s.sending > 0) {
-    list.push_back(sender);
-  } else {
-    list.erase(std::find(list.begin(), list.end(), sender));
-  }
-  // BW_MP(n_s)/n_s, read by every class of the node's senders.
-  const double n = static_cast<double>(list.size());
-  sender_share_[static_cast<std::size_t>(s.node)] =
-      n > 0 ? platform_.level(Level::InterNode).bandwidth.aggregate(n) / n : 0;
-  nodes.push_back(s.node);
+  if (was_sending == (s.sending > 0)) return;
+  auto& n = senders_of_node_[static_cast<std::size_t>(s.node)];
+  n += s.sending > 0 ? 1 : -1;
+  sending_->set_capacity(s.node, n > 0 ? platform_.level(Level::InterNode).bandwidth.aggregate(n) : 0);
+  mark_pairs_stale(clock_);
 }
 
-// New rates, at t, for every class sent by a stale sender or by a sender
-// of a stale node; a class whose rate is unchanged (its receiving side
-// bounds it) is left as it is.
+void StaircaseSharing::mark_pairs_stale(double t) {
+  pairs_stale_ = true;
+  stale_since_ = t;
+}
+
+// The node pairs' x anew; the classes of the pairs whose x changed move at
+// their new rate.
 void StaircaseSharing::refresh_senders(double t) {
-  std::vector<int> all = stale_senders_;
-  for (int node : stale_nodes_) {
-    const auto& list = senders_of_node_[static_cast<std::size_t>(node)];
-    all.insert(all.end(), list.begin(), list.end());
-  }
-  stale_senders_.clear();
-  stale_nodes_.clear();
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
-  std::vector<int> rescan;
-  std::vector<char> dirty(groups_.size(), 0);
-  for (int sender : all) {
-    for (int id : processes_[static_cast<std::size_t>(sender)].sent) {
-      auto& c = classes_[static_cast<std::size_t>(id)];
-      const auto& p = processes_[static_cast<std::size_t>(c.process)];
-      if (!p.member[kNode]) continue;
-      const int group = group_of(p, kNode);
-      const double rate = inter_rate(c, share(groups_[static_cast<std::size_t>(group)]) / p.inter_count);
-      if (rate == c.rate) continue;
-      settle(c, t);
-      c.rate = rate;
-      const double before = c.done_at;
-      schedule(c, t);
-      report(id, t);
-      follow(id, before, rescan);
-      dirty[static_cast<std::size_t>(group)] = 1;
-    }
-  }
-  std::sort(rescan.begin(), rescan.end());
-  rescan.erase(std::unique(rescan.begin(), rescan.end()), rescan.end());
-  for (int process : rescan) reschedule(process, kNode);
-  for (std::size_t g = 0; g < dirty.size(); ++g) {
-    if (dirty[g]) publish(static_cast<int>(g));
-  }
+  pairs_stale_ = false;
+  std::vector<std::pair<int, int>> changed;
+  sending_->solve(changed);
+  for (const auto& [src, dst] : changed) apply_factor(src, dst, t);
 }
 
 // Inter-node class `id` now completes at its done_at instead of `before`:
@@ -109,7 +65,7 @@ void StaircaseSharing::follow(int id, double before, std::vector<int>& rescan) {
 
 void StaircaseSharing::flush() {
   if (!stale_receivers_.empty()) refresh_receivers(stale_since_);
-  if (!stale_nodes_.empty() || !stale_senders_.empty()) refresh_senders(stale_since_);
+  if (pairs_stale_) refresh_senders(stale_since_);
 }
 
 }  // namespace contend

@@ -24,8 +24,8 @@ StaircaseSharing::StaircaseSharing(const Platform& platform, const Mapping& mapp
     p.socket_group = mapping[r].node * sockets + mapping[r].socket;
   }
   node_group_base_ = platform.nodes.count * sockets;
-  senders_of_node_.resize(static_cast<std::size_t>(platform.nodes.count));
-  sender_share_.resize(static_cast<std::size_t>(platform.nodes.count), 0);
+  senders_of_node_.resize(static_cast<std::size_t>(platform.nodes.count), 0);
+  if (options.sender_nic) sending_ = std::make_unique<SendingSide>(platform.nodes.count, fabric_.get());
   groups_.resize(static_cast<std::size_t>(node_group_base_ + platform.nodes.count));
   for (int g = 0; g < static_cast<int>(groups_.size()); ++g) {
     auto& group = groups_[static_cast<std::size_t>(g)];
@@ -64,22 +64,17 @@ int StaircaseSharing::new_class(int process, int source_node) {
 }
 
 // The inter-node class of `receiver` for messages from `source_node` (with
-// a fabric) and `source_process` (with the sending side), -1 for "any".
-std::uint64_t StaircaseSharing::class_key(int receiver, int source_node, int source_process) {
-  const auto source = source_process >= 0 ? static_cast<std::uint32_t>(source_process)
-                                          : 0x80000000u | static_cast<std::uint32_t>(source_node + 1);
-  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(receiver)) << 32 | source;
+// a fabric or the sending side), -1 for "any".
+std::uint64_t StaircaseSharing::class_key(int receiver, int source_node) {
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(receiver)) << 32 |
+         static_cast<std::uint32_t>(source_node + 1);
 }
 
 void StaircaseSharing::free_class(int c) {
   auto& k = classes_[static_cast<std::size_t>(c)];
   // (A socket class may share its key with its process's one inter-node class.)
-  const auto found = inter_class_.find(class_key(k.process, k.source_node, k.source_process));
+  const auto found = inter_class_.find(class_key(k.process, k.source_node));
   if (found != inter_class_.end() && found->second == c) inter_class_.erase(found);
-  if (k.source_process >= 0) {
-    auto& sent = processes_[static_cast<std::size_t>(k.source_process)].sent;
-    sent.erase(std::find(sent.begin(), sent.end(), c));
-  }
   if (k.source_node >= 0) {
     auto& g =
         groups_[static_cast<std::size_t>(node_group_base_ + processes_[static_cast<std::size_t>(k.process)].node)];
@@ -216,11 +211,12 @@ void StaircaseSharing::refresh_process(int process, GroupKind kind, double t) {
 void StaircaseSharing::refresh_group(int group, double t) {
   auto& g = groups_[static_cast<std::size_t>(group)];
   for (int m : g.members) settle_process(m, g.kind, t);
-  if (g.kind == kNode && fabric_) {
+  if (g.kind == kNode && (fabric_ || sending_)) {
     for (int m : g.members) {
       for (int c : processes_[static_cast<std::size_t>(m)].inter) {
         auto& k = classes_[static_cast<std::size_t>(c)];
-        k.factor = fabric_->factor(k.source_node, g.node);
+        if (fabric_) k.factor = fabric_->factor(k.source_node, g.node);
+        if (sending_) k.send_factor = sending_->factor(k.source_node, g.node);
       }
     }
   }
@@ -265,7 +261,7 @@ bool StaircaseSharing::update_membership(int process, GroupKind kind) {
 // Node groups keep, per source node A, the sum over members of c_pA / m_p,
 // so that the pair demands D_AB = share x that sum are known without a scan.
 void StaircaseSharing::add_weights(const Process& p, Group& g, double sign) {
-  if (!fabric_ || p.inter_count == 0) return;
+  if ((!fabric_ && !sending_) || p.inter_count == 0) return;
   for (int id : p.inter) {
     const auto& c = classes_[static_cast<std::size_t>(id)];
     const double delta = sign * c.messages.count() / p.inter_count;
@@ -279,25 +275,34 @@ void StaircaseSharing::add_weights(const Process& p, Group& g, double sign) {
   }
 }
 
+// The demands D_AB of the pairs into the group's node changed: the fabric's
+// caps at once, the sending side's factors at the end of the instant.
 void StaircaseSharing::update_fabric(int group, double t) {
-  if (!fabric_) return;
+  if (!fabric_ && !sending_) return;
   const auto& g = groups_[static_cast<std::size_t>(group)];
   const double s = share(g);
   std::vector<std::pair<int, double>> demands;
   demands.reserve(g.weights.size());
   for (const auto& [source, weight] : g.weights) demands.emplace_back(source, s * weight);
+  if (sending_) {
+    sending_->set_demands(g.node, demands);
+    mark_pairs_stale(t);
+  }
+  if (!fabric_) return;
   std::vector<std::pair<int, int>> changed;
   fabric_->set_demands(g.node, demands, changed);
   for (const auto& [src, dst] : changed) apply_factor(src, dst, t);
 }
 
-// The fabric's cap of the pair (src, dst) changed: its classes move at the new factor.
+// The fabric's cap or the sending side's factor of the pair (src, dst)
+// changed: its classes move at the new factors.
 void StaircaseSharing::apply_factor(int src_node, int dst_node, double t) {
   const int group = node_group_base_ + dst_node;
   auto& g = groups_[static_cast<std::size_t>(group)];
   auto it = g.classes_from.find(src_node);
   if (it == g.classes_from.end()) return;
-  const double factor = fabric_->factor(src_node, dst_node);
+  const double factor = fabric_ ? fabric_->factor(src_node, dst_node) : 1.0;
+  const double send_factor = sending_ ? sending_->factor(src_node, dst_node) : 1.0;
   const double s = share(g);
   std::vector<int> rescan;
   for (int id : it->second) {
@@ -305,6 +310,7 @@ void StaircaseSharing::apply_factor(int src_node, int dst_node, double t) {
     const auto& p = processes_[static_cast<std::size_t>(c.process)];
     settle(c, t);
     c.factor = factor;
+    c.send_factor = send_factor;
     if (!p.member[kNode]) continue;
     c.rate = inter_rate(c, s / p.inter_count);
     const double before = c.done_at;
@@ -368,26 +374,20 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     auto& g = groups_[static_cast<std::size_t>(group_of(p, kNode))];
     settle_process(dst, kNode, now);
     add_weights(p, g, -1);
-    // Classes by source node exist for the fabric's factor of each node
-    // pair, by sending process for the sender side's cap; without either
-    // every message of the process moves at the same rate, and one class
-    // holds them all (an event then costs O(log m)).
-    const int source_node = fabric_ ? processes_[static_cast<std::size_t>(src)].node : -1;
-    const int source_process = options_.sender_nic ? src : -1;
-    const auto key = class_key(dst, source_node, source_process);
+    // Classes by source node exist for the fabric's and the sending side's
+    // factors of each node pair; without either every message of the
+    // process moves at the same rate, and one class holds them all (an
+    // event then costs O(log m)).
+    const int source_node = fabric_ || sending_ ? processes_[static_cast<std::size_t>(src)].node : -1;
+    const auto key = class_key(dst, source_node);
     const auto found = inter_class_.find(key);
     int c = found == inter_class_.end() ? -1 : found->second;
     if (c < 0) {
       c = new_class(dst, source_node);
       inter_class_.emplace(key, c);
-      if (fabric_) {
-        classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
-        g.classes_from[source_node].push_back(c);
-      }
-      if (source_process >= 0) {
-        classes_[static_cast<std::size_t>(c)].source_process = source_process;
-        processes_[static_cast<std::size_t>(src)].sent.push_back(c);
-      }
+      if (fabric_) classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
+      if (sending_) classes_[static_cast<std::size_t>(c)].send_factor = sending_->factor(source_node, p.node);
+      if (source_node >= 0) g.classes_from[source_node].push_back(c);
       processes_[static_cast<std::size_t>(dst)].inter.push_back(c);
     }
     auto& q = processes_[static_cast<std::size_t>(dst)];
@@ -395,7 +395,11 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     if (observer_) members_[static_cast<std::size_t>(c)].push_back(id);
     ++q.inter_count;
     add_weights(q, g, +1);
-    if (source_process >= 0) count_sent(source_process, +1, stale_nodes_, stale_senders_);
+    if (sending_) {
+      if (sender_of_.size() <= id) sender_of_.resize(static_cast<std::size_t>(id) + 1, -1);
+      sender_of_[id] = src;
+      count_sent(src, +1);
+    }
     // The new rates wait for the end of the instant (flush()): a receiver
     // whose k messages start together costs one refresh, not k, and a node
     // group that n receivers join at once one refresh, not n.
@@ -468,7 +472,9 @@ void StaircaseSharing::process_group_event(int group, double t, std::vector<Comp
     }
     const int popped = static_cast<int>(ids.size() - before);
     if (kind == kNode) p.inter_count -= popped;
-    if (c.source_process >= 0 && popped > 0) count_sent(c.source_process, -popped, stale_nodes_, stale_senders_);
+    if (sending_ && kind == kNode) {
+      for (auto k = before; k < ids.size(); ++k) count_sent(sender_of_[ids[k]], -1);
+    }
     if (c.messages.empty()) {
       free_class(id);
       id = -1;

@@ -35,6 +35,7 @@
 
 #include "models/staircase/fabric_sharing.hpp"
 #include "models/staircase/message_class.hpp"
+#include "models/staircase/sending_side.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 #include "sim/engine/indexed_heap.hpp"
@@ -48,9 +49,9 @@ struct StaircaseOptions {
   // its intra-node data only while it has no inter-node data moving.
   bool sequential_levels = false;
   // A departure from the paper (models/staircase/README.md, "The sending
-  // side"): an inter-node message also moves at most at its sender's share
-  // of the sending node, BW_MP(n_s)/n_s for the node's n_s sending
-  // processes, split evenly over the sender's inter-node messages.
+  // side"): the sending node's BW_MP(n_s) is shared too, n_s its processes
+  // sending inter-node data, max-min between node pairs with the receiving
+  // nodes (SendingSide).
   bool sender_nic = true;
 };
 
@@ -79,11 +80,10 @@ class StaircaseSharing {
     double factor = 1;     // node: the fabric's phi for the pair
     int source_node = -1;  // node, with a fabric: the sending node
     bool waiting = false;  // sequential levels: held until the process's inter-node data is in
-    // node, sender side: the sending node's share, not the receiving group's, sets the rate
+    // node, sender side: the sending node's BW_MP(n_s), not the receiving group's, bounds the rate
     bool sender_limited = false;
-    int sender = -1;        // the sending process (rank), with the sender side
-    int senders = 0;        // n_s: processes of the sending node sending inter-node data
-    int sent_messages = 0;  // the sender's inter-node messages sharing its share
+    int senders = 0;         // n_s: processes of the sending node sending inter-node data
+    double send_factor = 1;  // x of the node pair (sending_side.hpp)
   };
   // observer(ids, at, rate, cause): from `at` on the messages `ids` move at
   // `rate` B/s each, for `cause`. Set before the first add(); it makes the
@@ -126,11 +126,11 @@ class StaircaseSharing {
   struct Class {
     MessageClass messages;
     int process = -1;
-    int source_node = -1;     // inter-node classes, with a fabric
-    int source_process = -1;  // inter-node classes, with the sender side: the sending rank
-    double rate = 0;          // per message, B/s, since settled_at
+    int source_node = -1;  // inter-node classes, with a fabric or the sending side
+    double rate = 0;       // per message, B/s, since settled_at
     double settled_at = 0;
-    double factor = 1;  // the fabric's phi for its node pair
+    double factor = 1;       // the fabric's phi for its node pair
+    double send_factor = 1;  // the sending side's x for its node pair
     // When its smallest message completes at `rate` (infinity: empty or held).
     double done_at = std::numeric_limits<double>::infinity();
   };
@@ -141,9 +141,8 @@ class StaircaseSharing {
     std::vector<int> inter;  // classes of inter-node messages, by source node
     int inter_count = 0;
     bool member[2] = {false, false};
-    // The sending side: its inter-node messages moving out, and the classes holding them.
+    // The sending side: its inter-node messages moving out.
     int sending = 0;
-    std::vector<int> sent;
   };
   struct Group {
     GroupKind kind;
@@ -172,7 +171,7 @@ class StaircaseSharing {
   bool wants_socket_service(const Process& p) const;
   int new_class(int process, int source_node);
   void free_class(int c);
-  static std::uint64_t class_key(int receiver, int source_node, int source_process);
+  static std::uint64_t class_key(int receiver, int source_node);
   void settle(Class& c, double t);
   void settle_process(int process, GroupKind kind, double t);
   double share(const Group& g) const;
@@ -180,10 +179,11 @@ class StaircaseSharing {
   void schedule(Class& c, double t);
   int first_class(const Process& p, GroupKind kind) const;
   void reschedule(int process, GroupKind kind);
-  void count_sent(int sender, int delta, std::vector<int>& nodes, std::vector<int>& senders);
+  void count_sent(int sender, int delta);
+  void mark_pairs_stale(double t);
   void refresh_senders(double t);
   void refresh_receivers(double t);
-  bool stale() const { return !stale_nodes_.empty() || !stale_senders_.empty() || !stale_receivers_.empty(); }
+  bool stale() const { return pairs_stale_ || !stale_receivers_.empty(); }
   void follow(int id, double before, std::vector<int>& rescan);
   void advance_events(double now, std::vector<Completion>& done);
   void set_rates(int process, GroupKind kind, double t);
@@ -202,18 +202,18 @@ class StaircaseSharing {
   const Platform& platform_;
   StaircaseOptions options_;
   std::unique_ptr<FabricSharing> fabric_;
-  std::vector<Process> processes_;  // by rank
+  std::unique_ptr<SendingSide> sending_;  // with the sender side
+  std::vector<Process> processes_;        // by rank
   std::vector<Class> classes_;
   std::vector<int> free_classes_;
-  std::vector<Group> groups_;                      // socket groups first, then node groups
-  std::vector<std::vector<int>> senders_of_node_;  // with the sender side: processes sending inter-node data
-  std::vector<double> sender_share_;               // by node: BW_MP(n_s)/n_s of its senders
-  // Inter-node classes by (receiver, source node, source process): finding a
-  // new message's class costs O(1), not a scan of the receiver's classes.
+  std::vector<Group> groups_;         // socket groups first, then node groups
+  std::vector<int> senders_of_node_;  // with the sender side: n_s, processes sending inter-node data
+  // Inter-node classes by (receiver, source node): finding a new message's
+  // class costs O(1), not a scan of the receiver's classes.
   std::unordered_map<std::uint64_t, int> inter_class_;
-  // Sending-side changes not yet applied to the rates: nodes whose number of
-  // senders changed, senders whose number of messages changed, since when.
-  std::vector<int> stale_nodes_, stale_senders_;
+  // The node pairs' demands or senders changed: their x is not solved yet.
+  bool pairs_stale_ = false;
+  std::vector<int> sender_of_;  // with the sender side: by inter-node message, its sending rank
   // Inter-node messages started this instant: their receivers, and the node
   // groups they joined, whose rates are not brought up to date yet.
   std::vector<int> stale_receivers_, stale_groups_;

@@ -1,6 +1,6 @@
 // The staircase's sending side (models/staircase/README.md, "The sending
-// side"), a departure from Thune et al.: an inter-node message moves at
-// most at its sender's share of the sending node. Hand-computed with the
+// side"), a departure from Thune et al.: each sending node's BW_MP(n_s) is
+// shared too, max-min between node pairs with the receiving nodes. Hand-computed with the
 // levels of staircase_levels.hpp (no latency, every message rendezvous,
 // inter-node BW_MP(1) = 10 GB/s, BW_MP(2) = 12 GB/s).
 #include <boost/test/unit_test.hpp>
@@ -98,17 +98,47 @@ BOOST_AUTO_TEST_CASE(staircase_symmetric_all_to_all_is_unchanged_by_the_sender_s
   BOOST_TEST(outcome(cluster(4, 2, true), ring, 8) == outcome(cluster(4, 2, false), ring, 8));
 }
 
-// Two senders on node 0 (ranks 0, 1) share BW_MP(2) = 12 GB/s, 6 GB/s each:
-// rank 0 sends 1 MB to node 1 and 1 MB to node 2 (3 GB/s each), rank 1 one
-// MB to node 3 (6 GB/s, below the receiver's 10 GB/s). Rank 1's message
-// ends at 1/6 ms; then rank 0 alone on the node has 10 GB/s, 5 GB/s each:
-// its messages had 0.5 MB left, which take 100 us more: 266.67 us.
+// Two senders on node 0 (ranks 0, 1) make n_s = 2: the node sends BW_MP(2)
+// = 12 GB/s in all, shared max-min between its node pairs in proportion to
+// their receiving-side rates. Rank 0 sends 1 MB to node 1 and 1 MB to node
+// 2, rank 1 1 MB to node 3, each receiver alone on its node (10 GB/s): x =
+// 12 / 30 = 0.4, 4 GB/s each, and the three end together at 250 us. (Per
+// sending process, 6 GB/s each, rank 1's message would end first.)
 BOOST_AUTO_TEST_CASE(staircase_senders_of_a_node_share_its_bw_mp) {
   const std::vector<PatternMessage> messages = {{0, 2, MB}, {0, 4, MB}, {1, 6, MB}};
   const Results r = run_pattern(cluster(4, 2, true), messages, 8, {.model = "staircase"});
-  BOOST_TEST(duration(r, 1, 6) == 1e6 / 6e9, tt::tolerance(1e-12));
-  BOOST_TEST(duration(r, 0, 2) == 1e6 / 6e9 + 0.5e6 / 5e9, tt::tolerance(1e-12));
-  BOOST_TEST(duration(r, 0, 4) == 1e6 / 6e9 + 0.5e6 / 5e9, tt::tolerance(1e-12));
+  for (const auto& [src, dst] : {std::pair{1, 6}, {0, 2}, {0, 4}}) {
+    BOOST_TEST(duration(r, src, dst) == 1e6 / 4e9, tt::tolerance(1e-12));
+  }
+}
+
+// Work conservation: capacity the sending side leaves unused at a
+// receiving node goes to the node's other pairs. Rank 0 (node 0) fans out
+// 1 MB to ranks 2, 4, 6 (nodes 1, 2, 3); rank 7 (node 3) sends 1 MB to
+// rank 2 too. Receiving side: rank 2 has 2 messages, 5 GB/s each; ranks 4
+// and 6 10 GB/s. Node 0 sends at most BW_MP(1) = 10 GB/s against a load of
+// 25: x = 0.4, so 2, 4, 4 GB/s. Node 1 then has 10 - 2 = 8 GB/s left for
+// the pair from node 3 (x = 1.6, below node 3's own 10 / 5 = 2): 7 -> 2
+// moves at 8 GB/s, not at its 5 GB/s staircase share, and ends at 125 us.
+// Then node 0 alone sends to three receivers alone (x = 1/3, 10/3 GB/s
+// each): 4 and 6 had 0.5 MB left, 150 us more (275 us); 2 had 0.75 MB, then
+// 0.25 MB alone at 10 GB/s, 25 us more: 300 us, rank 0's 3 MB at 10 GB/s.
+BOOST_AUTO_TEST_CASE(staircase_sending_side_is_work_conserving) {
+  const std::vector<PatternMessage> messages = {{0, 2, MB}, {0, 4, MB}, {0, 6, MB}, {7, 2, MB}};
+  // The published model (in a child process: one engine per process): 7 -> 2
+  // and 0 -> 2 at 5 GB/s each (200 us), 4 and 6 at 10 GB/s (100 us).
+  const auto paper = run_in_child_process([&] {
+    const Results p = run_pattern(cluster(4, 2, false), messages, 8, {.model = "staircase"});
+    std::ostringstream out;
+    out << duration(p, 7, 2) * 1e6 << ' ' << duration(p, 0, 4) * 1e6;
+    return out.str();
+  });
+  BOOST_TEST(paper == "200 100");
+  const Results r = run_pattern(cluster(4, 2, true), messages, 8, {.model = "staircase"});
+  BOOST_TEST(duration(r, 7, 2) == 125e-6, tt::tolerance(1e-12));
+  BOOST_TEST(duration(r, 0, 4) == 275e-6, tt::tolerance(1e-12));
+  BOOST_TEST(duration(r, 0, 6) == 275e-6, tt::tolerance(1e-12));
+  BOOST_TEST(duration(r, 0, 2) == 300e-6, tt::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(staircase_sender_side_attribution_names_the_sending_node) {
