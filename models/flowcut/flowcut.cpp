@@ -76,6 +76,10 @@ class FlowCutModel final : public FluidModel {
       // Linear model of the intra-node level, no conflicts: known at once.
       const double bandwidth = context().platform.level(t.level).bandwidth.single();
       deliver_at(id, now + latency(t) + bytes / bandwidth);
+      if (t.release_remaining > 0) {
+        // Transport buffering: byte m - B arrives at the same constant rate.
+        release_at(id, now + latency(t) + (bytes - static_cast<double>(t.release_remaining)) / bandwidth);
+      }
       if (recorder() != nullptr) {
         record_latency(t, now, latency(t));
         recorder()->bound(t, now + latency(t), fmt::format("bandwidth:{}", level_name(t.level)), bandwidth,
@@ -96,6 +100,11 @@ class FlowCutModel final : public FluidModel {
     record_latency(t, now, latency(t));
   }
 
+  // Transport buffering: within a node in closed form (on_start); between
+  // nodes a flow's rate changes only when its cut does, so FluidModel follows
+  // its delivered bytes through the events (follow_release).
+  bool releases_senders(Level /*level*/) const override { return true; }
+
   // Sec. 3.2: L + m / Bw, each level's own.
   double contention_free_time(const Transfer& t) const override {
     return latency(t) + static_cast<double>(t.bytes) / context().platform.level(t.level).bandwidth.single();
@@ -107,6 +116,7 @@ class FlowCutModel final : public FluidModel {
     f.remaining = f.bytes;
     f.since = at;
     graph_.add(id, f.src_node, f.dst_node, next_order_++);
+    follow_release(id, at);
     if (context().loads != nullptr) record_loads(f, at);
   }
 

@@ -54,6 +54,8 @@ class LogGopsModel final : public FluidModel {
   }
   // Composed (`A+loggops`), g is charged between a rank's sends on its CPU.
   double overhead_gap(const Transfer& t) const override { return protocol(t).g; }
+  // Transport buffering: the arrival of byte k - B in closed form (on_data_start).
+  bool releases_senders(Level /*level*/) const override { return true; }
 
  protected:
   // No latency phase: L is in the arrival time, computed at start.
@@ -68,6 +70,12 @@ class LogGopsModel final : public FluidModel {
     nic = inject + p.g + p.G * k;
     const double cpu_done = t.post_time + overheads(t).send(k);
     deliver_at(id, std::max(cpu_done, nic) + p.L);
+    if (t.release_remaining > 0) {
+      // Transport buffering: byte k - B leaves the NIC at inject + g + G (k - B)
+      // and arrives L later (not before the sender's CPU is done with the post).
+      const double sent = k - static_cast<double>(t.release_remaining);
+      release_at(id, std::max(cpu_done, inject + p.g + p.G * sent) + p.L);
+    }
     if (recorder() != nullptr) record(t, now, inject, cpu_done, p);
     if (context().loads != nullptr) record_queue(t.src, now, nic);
     if (context().step) plan_step(id, now, inject, nic, k);

@@ -85,6 +85,9 @@ class MaxMinModel final : public CommunicationModel {
   }
 
   bool delivers_by_itself() const override { return true; }
+  // Transport buffering: a release is an event of its route's clock of
+  // service, as a completion (route_flows.hpp).
+  bool releases_senders(Level /*level*/) const override { return true; }
 
   bool moving_transfers(std::vector<MovingTransfer>& out) const override {
     for (const auto& route : flows_)
@@ -132,7 +135,8 @@ class MaxMinModel final : public CommunicationModel {
   void join(TransferId id, double at) {
     const std::uint32_t route = route_of_[id];
     if (flows_.size() <= route) flows_.resize(routes_.size());
-    flows_[route].join(id, static_cast<double>(sink_.transfer(id).bytes), at);
+    const Transfer& t = sink_.transfer(id);
+    flows_[route].join(id, static_cast<double>(t.bytes), static_cast<double>(t.release_remaining), at);
     mark_reschedule(route);
     const bool was_idle = system_.flows(routes_.route(route).variable) == 0;
     system_.add_flows(routes_.route(route).variable, 1);
@@ -199,7 +203,7 @@ class MaxMinModel final : public CommunicationModel {
 
   // Every latency end and completion within SimGrid's timing precision of
   // `now` happens now; then the sharing is solved once for the instant.
-  void advance(double now, std::vector<TransferId>& completed) {
+  void advance(double now, std::vector<TransferId>& released, std::vector<TransferId>& completed) {
     now_ = now;
     joining_.clear();
     latency_ends_.take_due(now, kTimingPrecision, joining_);
@@ -208,8 +212,12 @@ class MaxMinModel final : public CommunicationModel {
       const std::uint32_t route = route_ends_.top().id;
       route_ends_.pop();
       const auto before = completed.size();
+      const auto released_before = released.size();
+      flows_[route].release_due(now, kTimingPrecision, released);
       const int done = flows_[route].complete_due(now, kTimingPrecision, completed);
       mark_reschedule(route);
+      // Senders released only: the sharing is unchanged.
+      if (done == 0 && released.size() > released_before) continue;
       system_.remove_flows(routes_.route(route).variable, done);
       if (!sharing_.fair() && system_.flows(routes_.route(route).variable) == 0) reweigh(route, false);
       if (loads_) touch_links(route);
@@ -288,6 +296,7 @@ class MaxMinModel final : public CommunicationModel {
   void run_actor() {
     std::unique_lock<sg4::Mutex> lock(*mutex_);
     std::vector<TransferId> completed;
+    std::vector<TransferId> released;
     run_daemon_loop(lock, [&] {
       while (true) {
         const double next = next_event();
@@ -301,8 +310,13 @@ class MaxMinModel final : public CommunicationModel {
           continue;
         }
         completed.clear();
-        advance(std::max(now, now_), completed);
-        // Delivering may start new transfers: from a copy.
+        released.clear();
+        advance(std::max(now, now_), released, completed);
+        // Releasing and delivering may start new transfers: from copies.
+        if (!released.empty()) {
+          const std::vector<TransferId> senders = released;
+          for (TransferId id : senders) sink_.release_sender(id, now_);
+        }
         const std::vector<TransferId> delivered = completed;
         for (TransferId id : delivered) sink_.deliver(id, now_);
       }

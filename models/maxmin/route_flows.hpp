@@ -8,6 +8,7 @@
 // end at the current rate is SimGrid's last update + remains / rate
 // (Model::next_occurring_event_lazy). A rate change costs one update of the
 // route, not one per flow.
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <queue>
@@ -23,18 +24,36 @@ class RouteFlows {
  public:
   static constexpr double kNever = std::numeric_limits<double>::infinity();
 
-  // Flow `id` of `bytes` joins at `time` (not before the last update).
-  void join(TransferId id, double bytes, double time) {
+  // Flow `id` of `bytes` joins at `time` (not before the last update). With
+  // transport buffering (`keep` > 0) its sender is released when the service
+  // reads S + bytes - keep: only `keep` bytes remain then.
+  void join(TransferId id, double bytes, double keep, double time) {
     bring_up_to(time);
     ends_.push({service_ + bytes, id});
     first_end_ = ends_.top().first;
+    if (keep > 0) {
+      releases_.push({service_ + bytes - keep, id});
+      first_release_ = releases_.top().first;
+    }
   }
 
-  // The rate changes at `time`; returns the time the next flow completes.
+  // The rate changes at `time`; returns the time of the route's next event:
+  // a flow completing, or a sender released.
   double set_rate(double rate, double time) {
     bring_up_to(time);
     rate_ = rate;
-    return next_end();
+    return next_event();
+  }
+
+  // Appends the flows whose sender is released within `precision` of `now`
+  // (as complete_due). Called before complete_due: a release is never later
+  // than its flow's end.
+  void release_due(double now, double precision, std::vector<TransferId>& released) {
+    while (!releases_.empty() && at_service(first_release_) - now < precision) {
+      released.push_back(releases_.top().second);
+      releases_.pop();
+      first_release_ = releases_.empty() ? kNever : releases_.top().first;
+    }
   }
 
   // Calls f(id, rate) for each flow on the route (for --step).
@@ -69,9 +88,15 @@ class RouteFlows {
     updated_ = time;
   }
 
-  double next_end() const {
-    if (ends_.empty() || !(rate_ > 0)) return kNever;
-    return updated_ + (first_end_ - service_) / rate_;
+  // When the service reads `service` at the current rate.
+  double at_service(double service) const {
+    if (service == kNever || !(rate_ > 0)) return kNever;
+    return updated_ + (service - service_) / rate_;
+  }
+  double next_end() const { return ends_.empty() ? kNever : at_service(first_end_); }
+  double next_event() const {
+    const double end = next_end();
+    return releases_.empty() ? end : std::min(end, at_service(first_release_));
   }
 
   double service_ = 0;  // bytes each flow received since the route was idle, up to updated_
@@ -80,8 +105,14 @@ class RouteFlows {
   // ends_.top().first, kept beside the clock: a solve reads it for every
   // route whose rate changed, and the queue's storage is elsewhere in memory.
   double first_end_ = kNever;
+  using ServiceQueue =
+      std::priority_queue<std::pair<double, TransferId>, std::vector<std::pair<double, TransferId>>, std::greater<>>;
   // (service at which the flow is complete, transfer), soonest first.
-  std::priority_queue<std::pair<double, TransferId>, std::vector<std::pair<double, TransferId>>, std::greater<>> ends_;
+  ServiceQueue ends_;
+  // Transport buffering: (service at which the flow's sender is released,
+  // transfer), soonest first; empty without it, so it costs nothing then.
+  double first_release_ = kNever;
+  ServiceQueue releases_;
 };
 
 }  // namespace contend

@@ -94,6 +94,14 @@ class SimgridLmmModel final : public CommunicationModel {
            "sits behind kernel activity classes whose headers Debian does not install)";
   }
 
+  // Transport buffering: an s4u::Comm reports its completion only; its
+  // remaining bytes can be read, but no event marks the instant they reach
+  // the buffer's size, and polling would only approximate it.
+  std::string no_release_reason() const override {
+    return "SimGrid's communications signal only their completion, not the instant their remaining bytes reach the "
+           "buffer's size (use maxmin, its fluid equivalent)";
+  }
+
   void await(TransferId id) override {
     // The engine only awaits transfers still moving. Their communication may
     // not be started yet: the starter actor has not run, or is inside

@@ -67,9 +67,15 @@ class StaircaseModel final : public FluidModel {
   void on_data_start(TransferId id, double at) override {
     const Transfer& t = sink().transfer(id);
     sharing_.add(id, t.src, t.dst, t.level, static_cast<double>(t.bytes), at, done_);
+    follow_release(id, at);
   }
 
   double next_sharing_event() const override { return sharing_.next_event(); }
+
+  // Transport buffering: a message's rate changes only at the sharing's
+  // events, so FluidModel follows its delivered bytes through them
+  // (follow_release) and plans its release at its current rate.
+  bool releases_senders(Level /*level*/) const override { return true; }
 
   bool moving_transfers(std::vector<MovingTransfer>& out) const override {
     sharing_.for_each_flow([&out](TransferId id, double rate) { out.push_back({id, rate}); });

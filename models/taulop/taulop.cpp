@@ -66,6 +66,13 @@ class TauLopModel final : public FluidModel {
   }
 
   double next_sharing_event() const override { return transfers_.next_event(); }
+  // Transport buffering: refused. A message crosses its steps whole (memory,
+  // network, memory: Nuriyev et al. Sec. 4), so no instant of the model marks
+  // how many of its bytes have been delivered.
+  std::string no_release_reason() const override {
+    return "tau-Lop moves a message through whole transfer steps, so no instant marks how many of its bytes are "
+           "delivered";
+  }
 
   void advance_sharing(double now, std::vector<Completion>& completed) override {
     done_.clear();

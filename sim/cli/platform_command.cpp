@@ -26,8 +26,11 @@ int run_platform(const std::string& file) {
              p.nodes.sockets, p.nodes.cores_per_socket, p.nodes.total_cores(), units::in_giga(p.nodes.core_speed));
   for (Level l : kAllLevels) {
     const auto& lv = p.level(l);
-    fmt::print("  {:<12} tau {} us, eager below {} B, {}\n", level_name(l), units::in_microseconds(lv.latency),
-               lv.eager_threshold, describe_bandwidth(lv.bandwidth));
+    // The transport buffer only when there is one: the other platforms print as before.
+    const std::string buffer =
+        lv.transport_buffer > 0 ? fmt::format(", transport buffer {} B", lv.transport_buffer) : std::string();
+    fmt::print("  {:<12} tau {} us, eager below {} B{}, {}\n", level_name(l), units::in_microseconds(lv.latency),
+               lv.eager_threshold, buffer, describe_bandwidth(lv.bandwidth));
   }
   fmt::print("  nic        {} x {} GB/s, latency {} us\n", p.nic.count, units::in_giga(p.nic.bandwidth),
              units::in_microseconds(p.nic.latency));

@@ -24,7 +24,11 @@ inline std::ostream& operator<<(std::ostream& out, Level level) { return out << 
 struct LevelParams {
   double latency = 0;                 // tau, seconds
   std::uint64_t eager_threshold = 0;  // messages below use eager, at or above rendezvous
-  BandwidthTable bandwidth;           // BW_MP(N), aggregate B/s
+  // Bytes the transport holds for a sender (Open MPI's TCP BTL: the socket
+  // buffers): a rendezvous send completes once at most this many of its bytes
+  // remain undelivered. 0: at delivery (docs/mpi-semantics.md).
+  std::uint64_t transport_buffer = 0;
+  BandwidthTable bandwidth;  // BW_MP(N), aggregate B/s
 };
 
 struct NodeArchitecture {

@@ -151,10 +151,11 @@ BandwidthTable parse_bandwidth(const YamlField& f) {
 }
 
 LevelParams parse_level(const YamlField& f) {
-  f.allow_only({"latency", "eager_threshold", "bandwidth"});
+  f.allow_only({"latency", "eager_threshold", "bandwidth", "transport_buffer"});
   LevelParams level;
   level.latency = f.require("latency", units::kDurationHelp).as_duration();
   level.eager_threshold = f.require("eager_threshold", units::kSizeHelp).as_size();
+  if (auto b = f.child("transport_buffer"); b.present()) level.transport_buffer = b.as_size();
   level.bandwidth = parse_bandwidth(f.require("bandwidth", "a bandwidth or a table {N: bandwidth}"));
   return level;
 }

@@ -229,6 +229,19 @@ void EngineCore::start_transfer(TransferId tid, Effects& fx) {
   t.state = Transfer::State::Moving;
   t.start = now();
   fx.starts.push_back(tid);
+  if (!t.eager) {
+    // Transport buffering (docs/mpi-semantics.md): Open MPI's TCP BTL writes
+    // a rendezvous message's fragments into the socket once the handshake is
+    // done; the send completes when the last one is written. A message the
+    // buffer holds whole is written at once; a larger one when only the
+    // buffer's worth remains undelivered, an instant of the model's progress.
+    const std::uint64_t buffer = platform_.level(t.level).transport_buffer;
+    if (buffer >= t.bytes && buffer > 0) {
+      complete_send(tid, t.start, fx);
+    } else {
+      t.release_remaining = buffer;
+    }
+  }
   if (!model_->delivers_by_itself()) {
     // Ranks that await SimGrid activities themselves must wake up to do so.
     for (int r : {t.src, t.dst}) {
@@ -278,15 +291,9 @@ void EngineCore::deliver(TransferId tid, double end_time) {
   ++delivered_;
   t.state = Transfer::State::Delivered;
   t.end = end_time;
-  auto& sender = rank(t.src);
-  sender.send_time = std::max(sender.send_time, end_time);
-  if (t.send_request != kNoId) {
-    // Rendezvous: the sender completes when its message is delivered.
-    auto& q = sender.requests[t.send_request];
-    q.complete = true;
-    q.complete_time = end_time;
-    on_completed(sender, t.send_request, fx);
-  }
+  // Rendezvous: the sender completes when its message is delivered, unless
+  // the transport buffer released it before.
+  if (!t.sender_released) complete_send(tid, end_time, fx);
   if (record_messages_) {
     messages_.push_back(MessageRecord{t.src, t.dst, t.bytes, t.level, t.start, t.end, t.message});
   }
@@ -296,6 +303,25 @@ void EngineCore::deliver(TransferId tid, double end_time) {
     transfers_.release(tid);
   }
   apply(fx);
+}
+
+void EngineCore::release_sender(TransferId tid, double time) {
+  if (transfers_[tid].sender_released) return;
+  Effects fx;
+  complete_send(tid, time, fx);
+  apply(fx);
+}
+
+void EngineCore::complete_send(TransferId tid, double time, Effects& fx) {
+  auto& t = transfers_[tid];
+  t.sender_released = t.state != Transfer::State::Delivered;
+  auto& sender = rank(t.src);
+  sender.send_time = std::max(sender.send_time, time);
+  if (t.send_request == kNoId) return;  // eager: complete since its post
+  auto& q = sender.requests[t.send_request];
+  q.complete = true;
+  q.complete_time = time;
+  on_completed(sender, std::exchange(t.send_request, kNoId), fx);
 }
 
 // ---------------------------------------------------------------- waiting

@@ -70,6 +70,7 @@ class EngineCore final : public TransferSink {
   const Transfer& transfer(TransferId id) const override { return transfers_[id]; }
   const Datatype& datatype(DatatypeId id) const override { return datatypes_[id]; }
   void deliver(TransferId id, double end_time) override;
+  void release_sender(TransferId id, double time) override;
 
   // Called at every MPI call of a rank (with a wall-clock limit or a progress
   // line): SimGrid's time-advance callback alone never fires while a run
@@ -136,6 +137,8 @@ class EngineCore final : public TransferSink {
   RankState& rank(int r) { return ranks_[static_cast<std::size_t>(r)]; }
   void check_peer(int me, int peer, const char* what) const;
   void start_transfer(TransferId id, Effects& fx);
+  // Transport buffering: the sender of `id` is done with it at `time`.
+  void complete_send(TransferId id, double time, Effects& fx);
   void bind(TransferId id, int receiver, RequestId recv, int caller, Effects& fx);
   // Progression without a progress thread (Progress::None).
   // A rank inside MPI: waiting (asleep, or blocked on a SimGrid activity in

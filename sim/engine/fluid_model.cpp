@@ -21,6 +21,7 @@ FluidModel::FluidModel(const ModelContext& context)
 
 void FluidModel::start(TransferId id) {
   on_start(id, sg4::Engine::get_clock());
+  if (!followed_.empty()) follow_rates(std::max(clock_, sg4::Engine::get_clock()));
   if (next_event() < planned_wakeup_) {
     planned_wakeup_ = -kNever;
     wakeup_->notify_one();  // an earlier event: the actor re-plans
@@ -47,6 +48,45 @@ void FluidModel::record_latency(const Transfer& t, double at, double seconds) co
   context_.recorder->bound(t, at, "latency", 0, fmt::format("{} = {}", what, units::format_duration(seconds)));
 }
 
+void FluidModel::plan_release(TransferId id, double now, double remaining, double rate) {
+  const Transfer& t = sink_.transfer(id);
+  if (t.release_remaining == 0 || t.sender_released) return;
+  const double keep = static_cast<double>(t.release_remaining);
+  if (remaining <= keep) {
+    release_at(id, now);
+  } else if (rate > 0) {
+    release_at(id, now + (remaining - keep) / rate);
+  } else {
+    cancel_release(id);
+  }
+}
+
+void FluidModel::follow_release(TransferId id, double at) {
+  const Transfer& t = sink_.transfer(id);
+  if (t.release_remaining == 0 || t.sender_released) return;
+  followed_[id] = Followed{static_cast<double>(t.bytes), 0, at};
+}
+
+void FluidModel::follow_rates(double now) {
+  moving_.clear();
+  moving_transfers(moving_);
+  rates_.clear();
+  for (const auto& m : moving_) {
+    if (followed_.contains(m.id)) rates_[m.id] = m.rate;
+  }
+  for (auto& [id, f] : followed_) {
+    if (now > f.since) {
+      f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.since));
+      f.since = now;
+    }
+    const auto it = rates_.find(id);
+    const double rate = it == rates_.end() ? 0.0 : it->second;
+    if (rate == f.rate && releases_.contains(id)) continue;  // the planned release stands
+    f.rate = rate;
+    plan_release(id, now, f.remaining, rate);
+  }
+}
+
 double FluidModel::latency(const Transfer& t) const {
   if (t.level != Level::InterNode) return context_.platform.level(t.level).latency;
   return route_latency(context_.mapping[t.src].node, context_.mapping[t.dst].node);
@@ -61,13 +101,19 @@ double FluidModel::route_latency(int from_node, int to_node) const {
 }
 
 double FluidModel::next_event() const {
-  const double next = std::min(timers_.empty() ? kNever : timers_.top().time, next_sharing_event());
+  double next = std::min(timers_.empty() ? kNever : timers_.top().time, next_sharing_event());
+  if (!releases_.empty()) next = std::min(next, releases_.top().time);
   return wakeups_.empty() ? next : std::min(next, wakeups_.top());
 }
 
 void FluidModel::advance(double now) {
   clock_ = now;
   completed_.clear();
+  released_.clear();
+  while (!releases_.empty() && releases_.top().time <= now) {
+    released_.push_back({releases_.top().id, releases_.top().time});
+    releases_.pop();
+  }
   // Timers first, each at its own time: latency ends join the sharing in id
   // order among simultaneous ones (a derived model that re-evaluates its
   // sharing does so once for the instant, in advance_sharing()).
@@ -82,6 +128,15 @@ void FluidModel::advance(double now) {
     }
   }
   advance_sharing(now, completed_);
+  // A delivered transfer needs no release (its id may be reused).
+  if (!releases_.empty() || !followed_.empty()) {
+    for (const auto& c : completed_) {
+      releases_.erase(c.id);
+      followed_.erase(c.id);
+    }
+  }
+  for (const auto& r : released_) followed_.erase(r.id);
+  if (!followed_.empty()) follow_rates(now);
   while (!wakeups_.empty() && wakeups_.top() <= now) wakeups_.pop();
 }
 
@@ -104,6 +159,8 @@ void FluidModel::run_network_actor() {
       }
       // `next` has come (the clock may read a rounding error either side of it).
       advance(next);
+      // Senders released at this instant first: a delivery may start transfers (and plan releases).
+      for (const auto& r : released_) sink_.release_sender(r.id, r.time);
       for (const auto& c : completed_) sink_.deliver(c.id, c.time);
     }
   });

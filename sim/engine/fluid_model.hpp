@@ -72,6 +72,27 @@ class FluidModel : public CommunicationModel {
   void wait_latency(TransferId id, double ready) { timers_.set(id, ready, kLatencyEnd); }
   // `id` arrives at `time`: plans its delivery, or moves it.
   void deliver_at(TransferId id, double time) { timers_.set(id, time, kDelivery); }
+  // Transport buffering: only t.release_remaining bytes of `id` remain
+  // undelivered at `time` (>= now): plans the release of its sender, or
+  // moves it. Dropped if the transfer is delivered first (delivery
+  // completes the sender anyway).
+  void release_at(TransferId id, double time) { releases_.set(id, time); }
+  // `id` has `remaining` bytes undelivered at `now` and receives `rate`
+  // bytes/s until further notice: plans (or plans again) the release of its
+  // sender, when only t.release_remaining remain. Nothing without
+  // transport buffering or once the sender is released.
+  void plan_release(TransferId id, double now, double remaining, double rate);
+  // Transport buffering for models whose rates change at their events
+  // (staircase, flowcut): from `at`, `id`'s bytes move at the rate
+  // moving_transfers() reports; after every start and every event the model
+  // brings its delivered bytes up to date and plans its release again
+  // (exact: rates are constant between events). Nothing without buffering.
+  void follow_release(TransferId id, double at);
+  // Forgets the planned release of `id` (its sender was released, or its
+  // rate changed and the model plans it again).
+  void cancel_release(TransferId id) {
+    if (releases_.contains(id)) releases_.erase(id);
+  }
   // For --step (context().step): the actor wakes at `time` (> now), an
   // instant at which the model's flows change without a timer of their own
   // (LogGOPS's NIC phases). Nothing happens then but the step log's report.
@@ -110,7 +131,20 @@ class FluidModel : public CommunicationModel {
   // pattern) cost no context switch.
   double planned_wakeup_ = -kNever;
   double clock_ = 0;
-  IndexedHeap<TransferId> timers_;                                   // each transfer's end of latency or delivery
+  IndexedHeap<TransferId> timers_;    // each transfer's end of latency or delivery
+  IndexedHeap<TransferId> releases_;  // transport buffering: when a transfer's sender is released
+  // follow_release(): the followed transfers' progress, by id.
+  struct Followed {
+    double remaining;  // bytes undelivered at `since`
+    double rate;       // B/s since `since`
+    double since;
+  };
+  std::unordered_map<TransferId, Followed> followed_;
+  std::unordered_map<TransferId, double> rates_;  // scratch: the moving transfers' rates
+  std::vector<MovingTransfer> moving_;            // scratch
+  // Brings the followed transfers to `now` and plans their releases at their new rates.
+  void follow_rates(double now);
+  std::vector<Completion> released_;
   mutable std::unordered_map<std::uint64_t, double> route_latency_;  // by (source node, destination node)
   std::vector<Completion> completed_;
   std::priority_queue<double, std::vector<double>, std::greater<>> wakeups_;  // wake_at()

@@ -37,6 +37,11 @@ class TransferSink {
   virtual const Datatype& datatype(DatatypeId id) const = 0;
   // The last byte of `id` arrived at `end_time` (<= now). Idempotent.
   virtual void deliver(TransferId id, double end_time) = 0;
+  // Transport buffering: only transfer(id).release_remaining bytes of `id`
+  // were undelivered at `time` (<= now), so its sender's request completes
+  // then. Called once, before deliver(), for transfers with
+  // release_remaining > 0 only.
+  virtual void release_sender(TransferId id, double time) = 0;
 };
 
 // A transfer whose data is moving, and its rate now (bytes per second).
@@ -106,6 +111,14 @@ class CommunicationModel {
   virtual bool moving_transfers(std::vector<MovingTransfer>& /*out*/) const { return false; }
   // Why moving_transfers() cannot tell, in a few words (--step's refusal).
   virtual std::string no_rates_reason() const { return {}; }
+  // Transport buffering (docs/mpi-semantics.md): whether the model calls
+  // sink.release_sender(id, time) at the exact instant only
+  // t.release_remaining bytes of a transfer of `level` remain undelivered.
+  // The engine refuses a platform with a transport_buffer on a level whose
+  // model cannot: never ignored.
+  virtual bool releases_senders(Level /*level*/) const { return false; }
+  // Why it cannot, in a few words (the refusal).
+  virtual std::string no_release_reason() const { return "it does not report when a sender's data fits the buffer"; }
 };
 
 struct ModelInfo {

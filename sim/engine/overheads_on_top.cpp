@@ -133,6 +133,9 @@ class OverheadsOnTop final : public CommunicationModel {
   }
 
   bool moving_transfers(std::vector<MovingTransfer>& out) const override { return data_->moving_transfers(out); }
+  // The data model moves the bytes, so it releases the senders (on the sink it shares).
+  bool releases_senders(Level level) const override { return data_->releases_senders(level); }
+  std::string no_release_reason() const override { return data_->no_release_reason(); }
 
  private:
   void run_starter() {

@@ -26,6 +26,13 @@ class PerLevelModel final : public CommunicationModel {
   void drain(int rank) override {
     for (auto& p : parts_) p->drain(rank);
   }
+  bool releases_senders(Level level) const override { return part(level).releases_senders(level); }
+  std::string no_release_reason() const override {
+    for (Level level : kAllLevels) {
+      if (!part(level).releases_senders(level)) return part(level).no_release_reason();
+    }
+    return {};
+  }
   bool moving_transfers(std::vector<MovingTransfer>& out) const override {
     for (const auto& p : parts_) {
       if (!p->moving_transfers(out)) return false;

@@ -205,6 +205,12 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   auto model = info.create(ModelContext{platform, mapping, simgrid, platform.model_section(info.name), core,
                                         recorder.get(), loads.get(), options.step_out != nullptr});
   core.set_model(model.get());
+  for (Level level : kAllLevels) {
+    if (platform.level(level).transport_buffer > 0 && !model->releases_senders(level)) {
+      throw Error(fmt::format("model {} cannot simulate levels.{}.transport_buffer: {} (docs/mpi-semantics.md)",
+                              info.name, level_name(level), model->no_release_reason()));
+    }
+  }
   if (options.record_timeline) core.record_timeline();
   std::shared_ptr<StepLog> step_log;
   if (options.step_out != nullptr) {

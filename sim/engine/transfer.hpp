@@ -25,12 +25,19 @@ struct Transfer {
   int tag = 0;
   int comm = 0;
   std::uint64_t bytes = 0;
+  // Transport buffering (docs/mpi-semantics.md): the model releases the sender
+  // (TransferSink::release_sender) once only this many bytes remain
+  // undelivered. 0: no release before delivery. Set by the engine when the
+  // data starts moving, for rendezvous messages larger than the level's
+  // transport_buffer (one that fits is released by the engine at once).
+  std::uint64_t release_remaining = 0;
   Level level = Level::IntraSocket;
   bool eager = false;
   DatatypeId datatype = kContiguous;
   State state = State::Posted;
   Handshake handshake = Handshake::None;
   bool matched = false;
+  bool sender_released = false;    // its send request completed before delivery (transport buffering)
   double post_time = 0;            // when the send was posted
   std::uint64_t post_order = 0;    // its number on the run's timeline (Timeline::next_order), if any
   double start = -1;               // when the data began to move

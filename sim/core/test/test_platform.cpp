@@ -97,6 +97,24 @@ BOOST_AUTO_TEST_CASE(bad_values) {
       "got '4.5'");
 }
 
+BOOST_AUTO_TEST_CASE(transport_buffer) {
+  // Absent: 0, a send completes at delivery as before.
+  for (Level l : kAllLevels) BOOST_TEST(parse(kValid).level(l).transport_buffer == 0u);
+  const Platform p = parse(replace(kValid, "bandwidth: 10GB/s}", "bandwidth: 10GB/s, transport_buffer: 1MiB}"));
+  BOOST_TEST(p.level(Level::InterNode).transport_buffer == 1048576u);
+  BOOST_TEST(p.level(Level::IntraSocket).transport_buffer == 0u);
+  // The inter-node level's entry with `extra` added: its error.
+  auto error_adding = [](const std::string& extra) {
+    return error_with("bandwidth: 10GB/s}", "bandwidth: 10GB/s, " + extra + "}");
+  };
+  BOOST_TEST(error_adding("transport_buffer: 1.5MB/s") ==
+             "p.yaml:7:91: levels.inter_node.transport_buffer: expected a size in bytes such as 4096, 8KiB, 16K or "
+             "1MB, got '1.5MB/s'");
+  BOOST_TEST(error_adding("transport_bufer: 1MiB") ==
+             "p.yaml:7:73: levels.inter_node.transport_bufer: unknown key (did you mean 'transport_buffer'?); expected "
+             "one of: latency, eager_threshold, bandwidth, transport_buffer");
+}
+
 BOOST_AUTO_TEST_CASE(bad_bandwidth_tables) {
   const std::string table = "{1: 10GB/s, 2: 16GB/s, 8: 20GB/s}";
   BOOST_TEST(error_with(table, "{2: 16GB/s, 8: 20GB/s}") ==
