@@ -21,7 +21,7 @@ namespace contend::cli {
 namespace {
 
 struct ExplainOptions {
-  std::string platform, mapping = "block", model = kDefaultModel, progress, hosts, message, explain;
+  std::string platform, mapping = "block", model, progress, hosts, message, explain;  // model: empty unless --model
   WorkloadInput workload;
   int rank = -1;
   int last = 3;

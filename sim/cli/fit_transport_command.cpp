@@ -52,7 +52,7 @@ int run_fit(const FitOptions& o) {
   print_fits(fits);
   if (!o.fits.empty())
     write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::transport_fits_csv(fits); });
-  if (platform.empty() || !write_rewritten_text(o.rewrite, updated)) return 0;
+  if (platform.empty() || !write_platform_rewrite(o.rewrite, updated)) return 0;
   std::vector<std::string> levels;
   for (const auto& [level, fit] : fits) levels.emplace_back(level_name(level));
   fmt::print("updated levels.{{{}}}.transport_buffer of {}\n", join(levels), o.rewrite.target());

@@ -19,7 +19,7 @@ namespace contend::cli {
 namespace {
 
 struct CompareOptions {
-  std::string platform, model = "maxmin", progress, hosts, csv;
+  std::string platform, model, progress, hosts, csv;
   WorkloadInput workload;
   std::vector<std::string> mappings;
   int jobs = default_jobs();
@@ -63,7 +63,8 @@ void print_table(const std::vector<Row>& rows) {
 int run_compare(const CompareOptions& o) {
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
-  all_models().get(o.model);  // an unknown name fails now, with "did you mean"
+  const ModelChoice model = choose_model(o.model, platform);
+  all_models().get(model.name);  // an unknown name fails now, with "did you mean"
   const Machine machine = machine_of(platform, o.hosts);
   const WorkloadSource source(o.workload);
   // Every mapping is built before anything runs: a bad one fails at once.
@@ -74,7 +75,7 @@ int run_compare(const CompareOptions& o) {
   EvaluationSetup setup;
   setup.platform = &platform;
   setup.models = &all_models();
-  setup.model = o.model;
+  setup.model = model.name;
   if (!o.progress.empty()) setup.progress = progress_by_name(o.progress);
   setup.rank_count = source.rank_count();
   setup.make_workload = [&source] { return source.make(); };
@@ -88,7 +89,7 @@ int run_compare(const CompareOptions& o) {
   if (!o.csv.empty()) write_file_atomically(o.csv, [&](std::ostream& out) { write_csv(out, rows); });
   if (!o.quiet) {
     fmt::print("contend mapping compare: {} on {} ({} ranks), model {}\n", source.description(), platform.name,
-               source.rank_count(), o.model);
+               source.rank_count(), model.described(platform));
     print_table(rows);
   }
   return 0;

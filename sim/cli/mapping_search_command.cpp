@@ -17,7 +17,7 @@ namespace contend::cli {
 namespace {
 
 struct SearchCommandOptions {
-  std::string platform, model = "maxmin", progress, hosts, output, rankfile, program = "./app";
+  std::string platform, model, progress, hosts, output, rankfile, program = "./app";
   WorkloadInput workload;
   std::vector<std::string> launchers;
   double budget = 60;
@@ -52,9 +52,9 @@ void print_why(const SearchResult& r, const NodeArchitecture& nodes) {
 }
 
 void print_summary(const SearchCommandOptions& o, const SearchResult& r, const std::string& workload,
-                   const Platform& platform, int ranks) {
+                   const Platform& platform, int ranks, const ModelChoice& model) {
   fmt::print("contend mapping search: {} on {} ({} ranks), model {}, seed {}\n", workload, platform.name, ranks,
-             o.model, o.seed);
+             model.described(platform), o.seed);
   fmt::print("  {:<15} {} messages, {} between {} rank pairs (recorded under block)\n", "graph",
              r.graph.total_messages(), units::human_size(r.graph.total_bytes()), r.graph.edges().size());
   fmt::print("  {:<15}\n", "starting points");
@@ -82,7 +82,8 @@ void print_summary(const SearchCommandOptions& o, const SearchResult& r, const s
 int run_search(const SearchCommandOptions& o) {
   const Platform platform = read_platform(o.platform);
   all_models().validate_platform(platform);
-  all_models().get(o.model);
+  const ModelChoice model = choose_model(o.model, platform);
+  all_models().get(model.name);
   const Machine machine = machine_of(platform, o.hosts);
   std::vector<Launcher> launchers;
   for (const auto& name : o.launchers) launchers.push_back(launcher_by_name(name));
@@ -91,7 +92,7 @@ int run_search(const SearchCommandOptions& o) {
   EvaluationSetup setup;
   setup.platform = &platform;
   setup.models = &all_models();
-  setup.model = o.model;
+  setup.model = model.name;
   if (!o.progress.empty()) setup.progress = progress_by_name(o.progress);
   setup.rank_count = source.rank_count();
   setup.make_workload = [&source] { return source.make(); };
@@ -104,13 +105,13 @@ int run_search(const SearchCommandOptions& o) {
   const SearchResult result = search_mapping(setup, machine, options);
 
   const std::vector<std::string> comments = {
-      fmt::format("contend mapping search: {} on {}, model {}, seed {}", source.description(), platform.name, o.model,
-                  o.seed),
+      fmt::format("contend mapping search: {} on {}, model {}, seed {}", source.description(), platform.name,
+                  model.described(platform), o.seed),
       fmt::format("predicted makespan {} ({}), block {}", units::human_duration(result.best.evaluation.makespan),
                   result.best.name, units::human_duration(result.block.evaluation.makespan))};
   write_file_atomically(o.output, [&](std::ostream& out) { write_mapping_file(out, result.best.mapping, comments); });
   if (!o.quiet) {
-    print_summary(o, result, source.description(), platform, source.rank_count());
+    print_summary(o, result, source.description(), platform, source.rank_count(), model);
     fmt::print("  {:<15} {} (rank node socket core: --mapping {})\n", "mapping", o.output, o.output);
   }
   // Launcher files are written even with --quiet; their command lines are printed unless --quiet.

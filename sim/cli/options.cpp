@@ -15,7 +15,29 @@ CLI::Option* add_mapping_option(CLI::App& cmd, std::string& mapping, const std::
 }
 
 CLI::Option* add_model_option(CLI::App& cmd, std::string& model, const std::string& help) {
-  return cmd.add_option("--model", model, help)->capture_default_str();
+  return cmd.add_option("--model", model, help);
+}
+
+std::string ModelChoice::source_text(const Platform& platform) const {
+  switch (source) {
+    case Source::CommandLine:
+      return "--model";
+    case Source::PlatformDefault:
+      return "default_model of " + platform.file;
+    case Source::BuiltIn:
+      break;
+  }
+  return "built-in default";
+}
+
+std::string ModelChoice::described(const Platform& platform) const {
+  return source == Source::PlatformDefault ? name + " (" + source_text(platform) + ")" : name;
+}
+
+ModelChoice choose_model(const std::string& given, const Platform& platform) {
+  if (!given.empty()) return {given, ModelChoice::Source::CommandLine};
+  if (!platform.default_model.empty()) return {platform.default_model, ModelChoice::Source::PlatformDefault};
+  return {kDefaultModel, ModelChoice::Source::BuiltIn};
 }
 
 CLI::Option* add_progress_option(CLI::App& cmd, std::string& progress) {

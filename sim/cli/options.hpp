@@ -8,10 +8,29 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/platform.hpp"
+
 namespace contend::cli {
 
-// The model of every command that simulates, unless --model says otherwise.
+// The model of every command that simulates, unless --model or the
+// platform's default_model says otherwise.
 inline constexpr const char* kDefaultModel = "maxmin";
+
+// The model a command simulates with, and where that choice came from:
+// --model when given (not empty), else the platform's `default_model:`,
+// else kDefaultModel.
+struct ModelChoice {
+  enum class Source { CommandLine, PlatformDefault, BuiltIn };
+  std::string name;
+  Source source = Source::BuiltIn;
+
+  // "--model", "default_model of FILE", "built-in default".
+  std::string source_text(const Platform& platform) const;
+  // The name for a command's header: "staircase (default_model of FILE)"
+  // when the platform chose it, else the name alone (as before default_model).
+  std::string described(const Platform& platform) const;
+};
+ModelChoice choose_model(const std::string& given, const Platform& platform);
 
 // contend's version (the project's, CMakeLists.txt), e.g. "0.1.0".
 std::string contend_version();
@@ -23,8 +42,11 @@ CLI::Option* add_mapping_option(
     const std::string& help =
         "block | cyclic | socket | ompi:POLICY | slurm:DIST | rankfile:FILE | FILE ('rank node "
         "socket core' lines); docs/mappings.md");
+// --model, empty unless given (then choose_model picks the platform's default_model or maxmin).
 CLI::Option* add_model_option(CLI::App& cmd, std::string& model,
-                              const std::string& help = "Bandwidth-sharing model ('contend models' lists them)");
+                              const std::string& help =
+                                  "Bandwidth-sharing model ('contend models' lists them; "
+                                  "default: the platform's default_model, else maxmin)");
 CLI::Option* add_progress_option(CLI::App& cmd, std::string& progress);
 CLI::Option* add_oversubscribe_flag(CLI::App& cmd, bool& oversubscribe);
 CLI::Option* add_quiet_flag(CLI::App& cmd, bool& quiet);

@@ -25,7 +25,7 @@ namespace contend::cli {
 namespace {
 
 struct PingPongOptions {
-  std::string platform, model = kDefaultModel, sizes = "1:16M", datatype = "contiguous", mapping = "block", progress;
+  std::string platform, model, sizes = "1:16M", datatype = "contiguous", mapping = "block", progress;
   std::string measured;
 };
 
@@ -55,14 +55,15 @@ int run_pingpong(const PingPongOptions& o) {
 
   PingPongWorkload workload(sizes, *datatype);
   SimulationOptions options;
-  options.model = o.model;
+  const ModelChoice model = choose_model(o.model, platform);
+  options.model = model.name;
   options.mapping_name = o.mapping;
   if (!o.progress.empty()) options.progress = progress_by_name(o.progress);
   const Progress progress = options.progress.value_or(platform.progress);
   simulate(platform, mapping, workload, all_models(), options);
 
-  fmt::print("# contend pingpong: platform {}, model {}, datatype {}, level {}, progress {}\n", platform.name, o.model,
-             datatype->name(), level_name(level), progress_name(progress));
+  fmt::print("# contend pingpong: platform {}, model {}, datatype {}, level {}, progress {}\n", platform.name,
+             model.described(platform), datatype->name(), level_name(level), progress_name(progress));
   if (!skipped.empty()) {
     std::vector<std::string> names;
     for (auto k : skipped) names.push_back(std::to_string(k));

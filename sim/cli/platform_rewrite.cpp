@@ -17,10 +17,7 @@ void add_platform_rewrite_options(CLI::App& cmd, PlatformRewrite& o, const std::
   cmd.add_flag("--dry-run", o.dry_run, "Print the updated platform file instead of writing it");
 }
 
-bool write_platform_rewrite(const PlatformRewrite& o, const std::string& updated) {
-  all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
-  return write_rewritten_text(o, updated);
-}
+namespace {
 
 bool write_rewritten_text(const PlatformRewrite& o, const std::string& updated) {
   if (o.dry_run) {
@@ -29,6 +26,13 @@ bool write_rewritten_text(const PlatformRewrite& o, const std::string& updated) 
   }
   write_file_atomically(o.target(), [&](std::ostream& out) { out << updated; });
   return true;
+}
+
+}  // namespace
+
+bool write_platform_rewrite(const PlatformRewrite& o, const std::string& updated) {
+  all_models().validate_platform(parse_platform(YamlField::load_string(updated, o.platform)));
+  return write_rewritten_text(o, updated);
 }
 
 }  // namespace contend::cli

@@ -23,9 +23,4 @@ void add_platform_rewrite_options(CLI::App& cmd, PlatformRewrite& o, const std::
 // atomically over target() (returns true).
 bool write_platform_rewrite(const PlatformRewrite& o, const std::string& updated);
 
-// The same without reading `updated` as a platform: for a fit that writes
-// a key the platform parser of this build may not know yet (the caller
-// checks the text it wrote with the YAML reader).
-bool write_rewritten_text(const PlatformRewrite& o, const std::string& updated);
-
 }  // namespace contend::cli

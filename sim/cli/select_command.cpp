@@ -41,7 +41,7 @@ struct SelectOptions {
   std::string mapping = "block";
   std::string ompi = "4.1";
   bool simulate = false;
-  std::string model = kDefaultModel;
+  std::string model;  // empty unless --model (choose_model)
   std::string output;
 };
 
@@ -92,7 +92,7 @@ double simulate_bcast(const Platform& platform, const SelectOptions& o, const ta
     const Mapping mapping = make_mapping(o.mapping, o.procs, machine_of(platform), false);
     CollectiveWorkload workload(o.procs, coll::make_call(coll::CollectiveOp::bcast, bytes), settings);
     SimulationOptions options;
-    options.model = o.model;
+    options.model = choose_model(o.model, platform).name;
     options.mapping_name = o.mapping;
     return fmt::format("{:.17g}", simulate(platform, mapping, workload, all_models(), options).makespan());
   });
@@ -115,12 +115,16 @@ int run_select(const SelectOptions& o) {
   const std::vector<std::uint64_t> sizes = parse_size_list(o.sizes, "--sizes");
   coll::CollectiveSettings ompi;
   ompi.version = coll::parse_ompi_version(o.ompi);
-  if (o.simulate) all_models().get(o.model);  // an unknown name fails now, with "did you mean"
+  const ModelChoice model = choose_model(o.model, platform);
+  if (o.simulate) all_models().get(model.name);  // an unknown name fails now, with "did you mean"
 
   const taulop::BcastModels models(parameters, mapping);
   fmt::print("bcast on {} ranks of {} ({} mapping), segments {} B, K = {}; predicted times in ms{}\n", o.procs,
              platform.name, o.mapping, parameters.segment_size, parameters.kchain_fanout,
-             o.simulate ? fmt::format(" (sim: --model {})", o.model) : "");
+             !o.simulate ? ""
+             : model.source == ModelChoice::Source::PlatformDefault
+                 ? fmt::format(" (sim: {})", model.described(platform))
+                 : fmt::format(" (sim: --model {})", model.name));
   std::string header = fmt::format("{:>6}", "size");
   for (const auto& name : taulop::bcast_algorithm_names()) header += fmt::format(" {:>12}", name);
   header +=

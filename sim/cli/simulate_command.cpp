@@ -37,7 +37,7 @@ long long peak_memory_bytes() {
 namespace {
 
 struct SimulateOptions {
-  std::string platform, mapping = "block", model = kDefaultModel, progress, hosts;
+  std::string platform, mapping = "block", model, progress, hosts;  // model: empty unless --model
   WorkloadInput workload;
   std::string per_rank, messages, json, progress_profile, timeline, paje, explain, html;
   bool attribution = false;
@@ -57,7 +57,7 @@ nlohmann::ordered_json options_used(const SimulateOptions& o, const SimulationOp
   } else {
     j["trace"] = o.workload.trace;
   }
-  j["model"] = o.model;
+  j["model"] = run.model;
   j["mapping"] = o.mapping;
   if (!o.hosts.empty()) j["hosts"] = o.hosts;
   j["oversubscribe"] = o.oversubscribe;
@@ -167,11 +167,12 @@ int run_simulate(const SimulateOptions& o) {
     fmt::print(
         "stats: wall {:.3f} s (inputs {:.3f} s, simulation {:.3f} s, output files {:.3f} s), peak memory {:.1f} MiB, "
         "{} messages, {:.0f} messages/s simulated; CPU {:.3f} s (inputs {:.3f} s, simulation {:.3f} s, output files "
-        "{:.3f} s)\n",
+        "{:.3f} s); model {} ({})\n",
         wall.count(), reading.count(), simulation.count(), writing.count(),
         static_cast<double>(peak_memory_bytes()) / 1048576.0, results.total_messages(),
         simulation.count() > 0 ? msgs / simulation.count() : 0.0, cpu_written - cpu_begin,
-        run.cpu_inputs_read - cpu_begin, run.cpu_simulated - run.cpu_inputs_read, cpu_written - run.cpu_simulated);
+        run.cpu_inputs_read - cpu_begin, run.cpu_simulated - run.cpu_inputs_read, cpu_written - run.cpu_simulated,
+        run.model.name, run.model.source_text(platform));
     if (pattern) print_collective_choices(*pattern);
   }
   return 0;

@@ -40,7 +40,8 @@ SimulateRun run_simulation(const Platform& platform, const SimulateRequest& r) {
   run.inputs_read = std::chrono::steady_clock::now();
   run.cpu_inputs_read = process_cpu_seconds();
 
-  run.options.model = r.model;
+  run.model = choose_model(r.model, platform);
+  run.options.model = run.model.name;
   if (!r.progress.empty()) run.options.progress = progress_by_name(r.progress);
   run.options.mapping_name = r.mapping;
   run.options.record_messages = r.record_messages;
@@ -51,6 +52,8 @@ SimulateRun run_simulation(const Platform& platform, const SimulateRequest& r) {
   run.options.progress_line.enabled = r.progress_line;
   run.options.progress_line.after_seconds = r.progress_line_after;
   run.results = simulate(platform, mapping, *run.workload, all_models(), run.options);
+  if (run.model.source == ModelChoice::Source::PlatformDefault)
+    run.results.model_origin = run.model.source_text(platform);
   run.simulated = std::chrono::steady_clock::now();
   run.cpu_simulated = process_cpu_seconds();
   return run;

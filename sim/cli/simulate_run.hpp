@@ -40,6 +40,7 @@ struct SimulateRun {
   std::unique_ptr<Workload> workload;
   const TraceWorkload* trace = nullptr;      // when the workload is a trace
   const PatternWorkload* pattern = nullptr;  // when it is a pattern
+  ModelChoice model;                         // --model, else the platform's default_model, else maxmin
   SimulationOptions options;
   Results results;
   std::chrono::steady_clock::time_point began, inputs_read, simulated;

@@ -104,7 +104,11 @@ struct Platform {
   NicParams nic;
   Network network;
   Progress progress = Progress::Thread;
-  YamlField models;  // per-model parameter sections, parsed by each model
+  // `default_model:`: what the commands simulate with when --model is not
+  // given (docs/platform-files.md); empty: their built-in default, maxmin.
+  std::string default_model;
+  YamlField default_model_field;  // where it is written, for errors
+  YamlField models;               // per-model parameter sections, parsed by each model
 
   const LevelParams& level(Level l) const { return levels[static_cast<std::size_t>(l)]; }
   // The model's own section of `models:`; absent (present() == false) if the file has none.

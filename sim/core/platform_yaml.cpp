@@ -309,7 +309,7 @@ Network parse_network(const YamlField& f, const NodeArchitecture& nodes, const N
 
 Platform parse_platform(const YamlField& root) {
   if (!root.is_map()) root.fail("a platform description (a mapping with nodes, levels, nic, network)");
-  root.allow_only({"name", "description", "nodes", "levels", "nic", "network", "progress", "models"});
+  root.allow_only({"name", "description", "nodes", "levels", "nic", "network", "progress", "default_model", "models"});
   Platform p;
   p.file = root.file();
   p.name = root.require("name", "a short platform name").as_string();
@@ -335,6 +335,12 @@ Platform parse_platform(const YamlField& root) {
   }
   if (p.progress == Progress::DedicatedCore && p.nodes.cores_per_node() < 2) {
     root.child("progress").fail_with("dedicated-core needs at least two cores per node");
+  }
+  // Checked against the model registry (a layer above) by validate_platform.
+  if (p.default_model_field = root.child("default_model"); p.default_model_field.present()) {
+    if (!p.default_model_field.is_scalar() || p.default_model_field.as_string().empty())
+      p.default_model_field.fail("a model name or composition such as staircase+loggops ('contend models' lists them)");
+    p.default_model = p.default_model_field.as_string();
   }
   p.models = root.child("models");
   if (p.models.present() && !p.models.is_map()) p.models.fail("a mapping from model name to its parameters");

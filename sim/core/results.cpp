@@ -112,8 +112,8 @@ void print_rank_row(std::ostream& out, const RankResult& x) {
 }  // namespace
 
 void print_summary(std::ostream& out, const Results& r, std::size_t table_rows) {
-  fmt::print(out, "contend: {} on {} ({} ranks, mapping {}), model {}\n", r.workload, r.platform, r.ranks.size(),
-             r.mapping, r.model);
+  fmt::print(out, "contend: {} on {} ({} ranks, mapping {}), model {}{}\n", r.workload, r.platform, r.ranks.size(),
+             r.mapping, r.model, r.model_origin.empty() ? "" : " (" + r.model_origin + ")");
   if (r.ranks.empty()) return;
   auto by_time = r.ranks;
   std::stable_sort(by_time.begin(), by_time.end(),

@@ -60,6 +60,10 @@ struct LevelStats {
 
 struct Results {
   std::string model;
+  // Where the model came from when the platform chose it ("default_model of
+  // FILE"); empty when --model or the built-in default did (the summary then
+  // says nothing more).
+  std::string model_origin;
   std::string platform;
   std::string workload;
   std::string mapping;

@@ -158,7 +158,8 @@ class ModelRegistry {
   ModelInfo get(std::string_view name) const;
   const std::vector<ModelInfo>& all() const { return models_; }
   std::vector<std::string> names() const;
-  // Every section under `models:` must name a registered model and be valid for it.
+  // Every section under `models:` must name a registered model and be valid
+  // for it; `default_model:` must name a model or a composition of them.
   void validate_platform(const Platform& platform) const;
 
  private:

@@ -30,6 +30,13 @@ ModelInfo ModelRegistry::get(std::string_view name) const {
 }
 
 void ModelRegistry::validate_platform(const Platform& platform) const {
+  if (!platform.default_model.empty()) {
+    try {
+      get(platform.default_model);
+    } catch (const Error& e) {
+      platform.default_model_field.fail_with(e.what());
+    }
+  }
   if (!platform.models.present()) return;
   for (const auto& [key, section] : platform.models.entries()) {
     const std::string name = key.as_string();
