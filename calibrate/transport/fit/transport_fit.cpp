@@ -73,8 +73,15 @@ TransportFit fit_level(Level level, const std::vector<const TransportSample*>& m
     throw Error(std::string(level_name(level)) + ": one message size only: the delivery rate needs two or more");
   }
   for (const auto& [size, times] : by_size) {
-    fit.sizes.push_back(
-        {size, static_cast<int>(times.first.size()), median(times.first), median(times.second), 0, false});
+    // A named estimate, not a braced temporary: GCC 12's AddressSanitizer
+    // (-O1, `make test-sanitize`) reported an unknown-crash reading the
+    // temporary in this large inlined frame.
+    SizeEstimate estimate;
+    estimate.size = size;
+    estimate.samples = static_cast<int>(times.first.size());
+    estimate.send_s = median(times.first);
+    estimate.recv_s = median(times.second);
+    fit.sizes.push_back(estimate);
   }
   // bw_eff: the receive time's slope between consecutive sizes, their median
   // (one slow sample of one size moves two slopes, not the whole fit).
