@@ -196,10 +196,14 @@ def summary(results, cases, models, platform):
         out += ["", "Irregular patterns pooled (eq. (11) over every rank of every irregular case): " + pooled_list(False),
                 "", "The same against the predicted receive completions alone (sends completing at once): " +
                 pooled_list(True)]
-    failed = sorted({(m, c.failed[m]) for c in cases for m in c.failed})
-    for m, why in failed:
-        out.append(f"\nModel `{m}` made no prediction: {why}")
+    out += failed_models(cases)
     return "\n".join(out) + "\n"
+
+
+def failed_models(cases):
+    """A line per model that could not predict a case, with its reason (both reports' summaries)."""
+    failed = sorted({(m, c.failed[m]) for c in cases for m in c.failed})
+    return [f"\nModel `{m}` made no prediction: {why}" for m, why in failed]
 
 
 def main():

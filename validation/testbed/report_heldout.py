@@ -34,7 +34,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from report import Case, eq11, read_csv, read_measured  # noqa: E402
+from report import Case, eq11, failed_models, read_csv, read_measured  # noqa: E402
 
 SIDES = ("recv", "send", "total")
 MEASURED_COLUMN = {"recv": "recv_time_s", "send": "send_time_s", "total": "time_s"}
@@ -187,9 +187,7 @@ def summary(results, cases, models, platform):
                    ", ".join(f"{m} {percent(pooled(subset, m, 'total'))}" for m in models) + ".")
     worst = {m: max((c.error(m, "total") for c in cases if m in c.predicted), default=None) for m in models}
     out.append("Worst case per model (total): " + ", ".join(f"{m} {percent(worst[m])}" for m in models) + ".")
-    failed = sorted({(m, c.failed[m]) for c in cases for m in c.failed})
-    for m, why in failed:
-        out.append(f"\nModel `{m}` made no prediction: {why}")
+    out += failed_models(cases)
     return "\n".join(out) + "\n"
 
 
