@@ -22,7 +22,9 @@ constexpr double kApplyTolerance = 1e-3;
 }  // namespace
 
 SendingSide::SendingSide(int nodes, const FabricSharing* fabric)
-    : fabric_(fabric), sending_(static_cast<std::size_t>(nodes)), receiving_(static_cast<std::size_t>(nodes)) {}
+    : fabric_(fabric), sending_(static_cast<std::size_t>(nodes)), receiving_(static_cast<std::size_t>(nodes)) {
+  levels_.assign(2 * static_cast<std::size_t>(nodes), kInfinity);
+}
 
 int SendingSide::pair_index(int src, int dst) {
   const auto [it, inserted] = pair_of_.try_emplace(key(src, dst), static_cast<int>(pairs_.size()));
@@ -83,70 +85,113 @@ void SendingSide::freeze(int p, double x, bool by_sender) {
   }
 }
 
+// The level at which a node saturates next (infinity: it cannot). A
+// receiving node none of whose pairs is frozen takes what the staircase
+// gives it, exactly x = 1.
+double SendingSide::receiving_level(const Node& r) {
+  if (r.saturated || !(r.free_weight > 0)) return kInfinity;
+  return r.frozen_load == 0 ? 1.0 : std::max(0.0, r.receive_capacity - r.frozen_load) / r.free_weight;
+}
+
+double SendingSide::sending_level(const Node& s) {
+  if (s.saturated || !(s.free_weight > 0) || !(s.capacity > 0)) return kInfinity;
+  return std::max(0.0, s.capacity - s.frozen_load) / s.free_weight;
+}
+
+// Progressive filling: every pair not frozen rises as x d_AB until a node
+// is saturated, whose pairs then keep their x. Each round takes the node
+// with the lowest level (ties: receiving nodes first, then the lower node
+// number, so that a tie keeps the receiving side's value).
+void SendingSide::fill() {
+  for (auto* side : {&sending_, &receiving_}) {
+    for (auto& node : *side) node = Node{node.capacity, std::move(node.out), std::move(node.in)};
+  }
+  bounded_.clear();
+  for (std::size_t p = 0; p < pairs_.size(); ++p) {
+    const auto& pair = pairs_[p];
+    if (pair.frozen) continue;
+    sending_[static_cast<std::size_t>(pair.src)].free_weight += pair.weight;
+    auto& r = receiving_[static_cast<std::size_t>(pair.dst)];
+    r.free_weight += pair.weight;
+    r.receive_capacity += pair.weight;
+    if (fabric_ && fabric_->factor(pair.src, pair.dst) < 1) bounded_.push_back(static_cast<int>(p));
+  }
+  const int nodes = static_cast<int>(receiving_.size());
+  candidates_.clear();
+  for (int leaf = 0; leaf < 2 * nodes; ++leaf) {
+    const double level = leaf < nodes ? receiving_level(receiving_[static_cast<std::size_t>(leaf)])
+                                      : sending_level(sending_[static_cast<std::size_t>(leaf - nodes)]);
+    levels_[static_cast<std::size_t>(leaf)] = level;
+    if (level < kInfinity) candidates_.push_back(leaf);
+  }
+  auto freeze_pair = [&](int p, double x, bool by_sender) {
+    freeze(p, x, by_sender);
+    const auto& pair = pairs_[static_cast<std::size_t>(p)];
+    levels_[static_cast<std::size_t>(pair.dst)] = receiving_level(receiving_[static_cast<std::size_t>(pair.dst)]);
+    levels_[static_cast<std::size_t>(nodes + pair.src)] = sending_level(sending_[static_cast<std::size_t>(pair.src)]);
+  };
+  for (;;) {
+    // The candidate with the lowest level, ties to the first leaf; those
+    // that can no longer saturate leave the list.
+    int leaf = -1;
+    double level = kInfinity;
+    std::size_t slot = 0;
+    for (std::size_t i = 0; i < candidates_.size();) {
+      const int c = candidates_[i];
+      const double at = levels_[static_cast<std::size_t>(c)];
+      if (!(at < kInfinity)) {
+        candidates_[i] = candidates_.back();
+        candidates_.pop_back();
+        continue;
+      }
+      if (at < level || (at == level && c < leaf)) level = at, leaf = c, slot = i;
+      ++i;
+    }
+    std::erase_if(bounded_, [&](int p) { return pairs_[static_cast<std::size_t>(p)].frozen; });
+    if (!bounded_.empty() && (leaf < 0 || level > 1)) {
+      for (int p : bounded_) freeze_pair(p, 1.0, false);
+      continue;
+    }
+    if (leaf < 0) break;
+    candidates_[slot] = candidates_.back();
+    candidates_.pop_back();
+    const bool by_sender = leaf >= nodes;
+    auto& saturated =
+        by_sender ? sending_[static_cast<std::size_t>(leaf - nodes)] : receiving_[static_cast<std::size_t>(leaf)];
+    saturated.saturated = true;
+    levels_[static_cast<std::size_t>(leaf)] = kInfinity;
+    for (int p : by_sender ? saturated.out : saturated.in) {
+      if (pairs_[static_cast<std::size_t>(p)].frozen) continue;
+      freeze(p, level, by_sender);
+      const auto& pair = pairs_[static_cast<std::size_t>(p)];
+      if (by_sender) {
+        levels_[static_cast<std::size_t>(pair.dst)] = receiving_level(receiving_[static_cast<std::size_t>(pair.dst)]);
+      } else {
+        levels_[static_cast<std::size_t>(nodes + pair.src)] =
+            sending_level(sending_[static_cast<std::size_t>(pair.src)]);
+      }
+    }
+  }
+}
+
 void SendingSide::solve(std::vector<std::pair<int, int>>& changed) {
-  std::vector<double> before(pairs_.size());
+  before_.resize(pairs_.size());
   for (std::size_t p = 0; p < pairs_.size(); ++p) {
     auto& pair = pairs_[p];
-    before[p] = pair.x;
+    before_[p] = pair.x;
     pair.weight = pair.demand * (fabric_ ? fabric_->factor(pair.src, pair.dst) : 1.0);
     pair.x = 1;
     pair.by_sender = false;
     pair.frozen = !(pair.weight > 0);
   }
-  if (!all_senders_within_capacity()) {
-    // Progressive filling: every pair not frozen rises as x d_AB until a
-    // node is saturated, whose pairs then keep their x.
-    for (auto* side : {&sending_, &receiving_}) {
-      for (auto& node : *side) node = Node{node.capacity, std::move(node.out), std::move(node.in)};
-    }
-    std::vector<int> bounded;  // pairs the fabric holds back: x <= 1
-    for (std::size_t p = 0; p < pairs_.size(); ++p) {
-      const auto& pair = pairs_[p];
-      if (pair.frozen) continue;
-      sending_[static_cast<std::size_t>(pair.src)].free_weight += pair.weight;
-      auto& r = receiving_[static_cast<std::size_t>(pair.dst)];
-      r.free_weight += pair.weight;
-      r.receive_capacity += pair.weight;
-      if (fabric_ && fabric_->factor(pair.src, pair.dst) < 1) bounded.push_back(static_cast<int>(p));
-    }
-    for (;;) {
-      double level = kInfinity;
-      int node = -1;
-      bool by_sender = false;
-      // Receiving nodes first: a tie keeps the receiving side's value.
-      for (std::size_t n = 0; n < receiving_.size(); ++n) {
-        const auto& r = receiving_[n];
-        if (r.saturated[0] || !(r.free_weight > 0)) continue;
-        const double at = r.frozen_load == 0 ? 1.0 : std::max(0.0, r.receive_capacity - r.frozen_load) / r.free_weight;
-        if (at < level) level = at, node = static_cast<int>(n);
-      }
-      for (std::size_t n = 0; n < sending_.size(); ++n) {
-        const auto& s = sending_[n];
-        if (s.saturated[1] || !(s.free_weight > 0) || !(s.capacity > 0)) continue;
-        const double at = std::max(0.0, s.capacity - s.frozen_load) / s.free_weight;
-        if (at < level) level = at, node = static_cast<int>(n), by_sender = true;
-      }
-      std::erase_if(bounded, [&](int p) { return pairs_[static_cast<std::size_t>(p)].frozen; });
-      if (!bounded.empty() && (node < 0 || level > 1)) {
-        for (int p : bounded) freeze(p, 1.0, false);
-        continue;
-      }
-      if (node < 0) break;
-      auto& saturated =
-          by_sender ? sending_[static_cast<std::size_t>(node)] : receiving_[static_cast<std::size_t>(node)];
-      saturated.saturated[by_sender ? 1 : 0] = true;
-      for (int p : by_sender ? saturated.out : saturated.in) {
-        if (!pairs_[static_cast<std::size_t>(p)].frozen) freeze(p, level, by_sender);
-      }
-    }
-  }
+  if (!all_senders_within_capacity()) fill();
   for (std::size_t p = 0; p < pairs_.size(); ++p) {
     // A new x is applied when it moves by more than kApplyTolerance, or to
     // or from exactly 1; otherwise the pair keeps its applied x.
     auto& pair = pairs_[p];
-    const bool exact = pair.x == 1 || before[p] == 1;
-    if (pair.x == before[p] || (!exact && std::abs(pair.x - before[p]) <= kApplyTolerance * before[p])) {
-      pair.x = before[p];
+    const bool exact = pair.x == 1 || before_[p] == 1;
+    if (pair.x == before_[p] || (!exact && std::abs(pair.x - before_[p]) <= kApplyTolerance * before_[p])) {
+      pair.x = before_[p];
       continue;
     }
     changed.emplace_back(pair.src, pair.dst);

@@ -57,17 +57,30 @@ class SendingSide {
     double free_weight = 0;       // sum of the weights of its pairs not frozen yet
     double frozen_load = 0;       // sum of x d of its frozen pairs
     double receive_capacity = 0;  // sum_A d_AB into it
-    bool saturated[2] = {false, false};
+    bool saturated = false;
   };
   static long long key(int src, int dst) { return (static_cast<long long>(src) << 32) | static_cast<unsigned>(dst); }
   int pair_index(int src, int dst);
   void freeze(int pair, double x, bool by_sender);
   bool all_senders_within_capacity() const;
+  void fill();
+  // The progressive filling's candidates are the nodes, receiving nodes
+  // first, then sending nodes (the order in which ties are broken): leaf
+  // n < nodes is receiving node n, leaf nodes + n sending node n. Each
+  // keeps the level at which it would saturate (infinity: it cannot),
+  // computed again only when one of its pairs freezes: a round compares
+  // the levels of the nodes still unsaturated, it does not compute them.
+  static double receiving_level(const Node& r);
+  static double sending_level(const Node& s);
 
   const FabricSharing* fabric_;
   std::vector<Node> sending_, receiving_;  // by node
   std::vector<Pair> pairs_;
   std::unordered_map<long long, int> pair_of_;
+  std::vector<double> levels_;   // by leaf (receiving_level, sending_level)
+  std::vector<int> candidates_;  // leaves that may still saturate
+  std::vector<double> before_;   // by pair: x before the solve
+  std::vector<int> bounded_;     // pairs the fabric holds back: x <= 1
 };
 
 }  // namespace contend
