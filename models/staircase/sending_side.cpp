@@ -18,12 +18,14 @@ constexpr double kTolerance = 1e-9;
 // tolerance; every rank's time within 5.3e-4 of the exact allocation's,
 // eq. (11) of the stored testbed cases unchanged at 0.1 %).
 constexpr double kApplyTolerance = 1e-3;
+constexpr std::size_t kLanes = 4;
 
 }  // namespace
 
 SendingSide::SendingSide(int nodes, const FabricSharing* fabric)
     : fabric_(fabric), sending_(static_cast<std::size_t>(nodes)), receiving_(static_cast<std::size_t>(nodes)) {
-  levels_.assign(2 * static_cast<std::size_t>(nodes), kInfinity);
+  // Padded with infinity to whole blocks of lowest_leaf()'s lanes.
+  levels_.assign((2 * static_cast<std::size_t>(nodes) + kLanes - 1) / kLanes * kLanes, kInfinity);
 }
 
 int SendingSide::pair_index(int src, int dst) {
@@ -98,6 +100,23 @@ double SendingSide::sending_level(const Node& s) {
   return std::max(0.0, s.capacity - s.frozen_load) / s.free_weight;
 }
 
+// The leaf with the lowest level, the first of equal ones (-1: no node can
+// saturate): a round's choice, as a scan in leaf order would make it. The
+// minimum is taken over every leaf, saturated ones at infinity, in lanes
+// without a branch (a branch per node, taken at random, cost more than the
+// comparisons), then its first leaf is looked up.
+int SendingSide::lowest_leaf() const {
+  double lane[kLanes];
+  for (auto& l : lane) l = kInfinity;
+  for (std::size_t i = 0; i < levels_.size(); i += kLanes) {
+    for (std::size_t k = 0; k < kLanes; ++k) lane[k] = levels_[i + k] < lane[k] ? levels_[i + k] : lane[k];
+  }
+  double lowest = lane[0];
+  for (std::size_t k = 1; k < kLanes; ++k) lowest = lane[k] < lowest ? lane[k] : lowest;
+  if (!(lowest < kInfinity)) return -1;
+  return static_cast<int>(std::find(levels_.begin(), levels_.end(), lowest) - levels_.begin());
+}
+
 // Progressive filling: every pair not frozen rises as x d_AB until a node
 // is saturated, whose pairs then keep their x. Each round takes the node
 // with the lowest level (ties: receiving nodes first, then the lower node
@@ -117,12 +136,10 @@ void SendingSide::fill() {
     if (fabric_ && fabric_->factor(pair.src, pair.dst) < 1) bounded_.push_back(static_cast<int>(p));
   }
   const int nodes = static_cast<int>(receiving_.size());
-  candidates_.clear();
   for (int leaf = 0; leaf < 2 * nodes; ++leaf) {
-    const double level = leaf < nodes ? receiving_level(receiving_[static_cast<std::size_t>(leaf)])
-                                      : sending_level(sending_[static_cast<std::size_t>(leaf - nodes)]);
-    levels_[static_cast<std::size_t>(leaf)] = level;
-    if (level < kInfinity) candidates_.push_back(leaf);
+    levels_[static_cast<std::size_t>(leaf)] = leaf < nodes
+                                                  ? receiving_level(receiving_[static_cast<std::size_t>(leaf)])
+                                                  : sending_level(sending_[static_cast<std::size_t>(leaf - nodes)]);
   }
   auto freeze_pair = [&](int p, double x, bool by_sender) {
     freeze(p, x, by_sender);
@@ -131,30 +148,14 @@ void SendingSide::fill() {
     levels_[static_cast<std::size_t>(nodes + pair.src)] = sending_level(sending_[static_cast<std::size_t>(pair.src)]);
   };
   for (;;) {
-    // The candidate with the lowest level, ties to the first leaf; those
-    // that can no longer saturate leave the list.
-    int leaf = -1;
-    double level = kInfinity;
-    std::size_t slot = 0;
-    for (std::size_t i = 0; i < candidates_.size();) {
-      const int c = candidates_[i];
-      const double at = levels_[static_cast<std::size_t>(c)];
-      if (!(at < kInfinity)) {
-        candidates_[i] = candidates_.back();
-        candidates_.pop_back();
-        continue;
-      }
-      if (at < level || (at == level && c < leaf)) level = at, leaf = c, slot = i;
-      ++i;
-    }
+    const int leaf = lowest_leaf();
+    const double level = leaf < 0 ? kInfinity : levels_[static_cast<std::size_t>(leaf)];
     std::erase_if(bounded_, [&](int p) { return pairs_[static_cast<std::size_t>(p)].frozen; });
     if (!bounded_.empty() && (leaf < 0 || level > 1)) {
       for (int p : bounded_) freeze_pair(p, 1.0, false);
       continue;
     }
     if (leaf < 0) break;
-    candidates_[slot] = candidates_.back();
-    candidates_.pop_back();
     const bool by_sender = leaf >= nodes;
     auto& saturated =
         by_sender ? sending_[static_cast<std::size_t>(leaf - nodes)] : receiving_[static_cast<std::size_t>(leaf)];

@@ -69,18 +69,18 @@ class SendingSide {
   // n < nodes is receiving node n, leaf nodes + n sending node n. Each
   // keeps the level at which it would saturate (infinity: it cannot),
   // computed again only when one of its pairs freezes: a round compares
-  // the levels of the nodes still unsaturated, it does not compute them.
+  // the nodes' levels, it does not compute them.
   static double receiving_level(const Node& r);
   static double sending_level(const Node& s);
+  int lowest_leaf() const;
 
   const FabricSharing* fabric_;
   std::vector<Node> sending_, receiving_;  // by node
   std::vector<Pair> pairs_;
   std::unordered_map<long long, int> pair_of_;
-  std::vector<double> levels_;   // by leaf (receiving_level, sending_level)
-  std::vector<int> candidates_;  // leaves that may still saturate
-  std::vector<double> before_;   // by pair: x before the solve
-  std::vector<int> bounded_;     // pairs the fabric holds back: x <= 1
+  std::vector<double> levels_;  // by leaf (receiving_level, sending_level)
+  std::vector<double> before_;  // by pair: x before the solve
+  std::vector<int> bounded_;    // pairs the fabric holds back: x <= 1
 };
 
 }  // namespace contend
