@@ -1,6 +1,7 @@
 #include "models/taulop/transfer_model.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <limits>
 
 namespace contend::taulop {
@@ -47,8 +48,9 @@ void TransferModel::start(Id id, const Endpoints& e, double bytes, double now) {
   if (flows_.size() <= id) flows_.resize(static_cast<std::size_t>(id) + 1);
   Flow& f = flows_[id];
   f = Flow{};
-  f.lane = join_lanes((static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.src_rank)) << 32) |
-                      static_cast<std::uint32_t>(e.dst_rank));
+  f.pair = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.src_rank)) << 32) |
+           static_cast<std::uint32_t>(e.dst_rank);
+  join_lanes(id);
   f.src_node = e.src_node;
   f.dst_node = e.dst_node;
   const ChannelParameters& sm = parameters_.channels[kSharedMemory];
@@ -313,6 +315,10 @@ void TransferModel::enter_step(Id id, double now) {
 
 void TransferModel::request_step(Id id, double now) {
   Flow& f = flows_[id];
+  if (f.lane == kSolo) {
+    enter_step(id, now);
+    return;
+  }
   Lanes& lanes = lanes_[f.lane];
   const auto step = static_cast<std::size_t>(f.step);
   const auto bit = static_cast<std::uint8_t>(1u << step);
@@ -335,6 +341,7 @@ void TransferModel::request_step(Id id, double now) {
 
 void TransferModel::release_step(Id id, double now) {
   const Flow& f = flows_[id];
+  if (f.lane == kSolo) return;
   const auto step = static_cast<std::size_t>(f.step);
   Lanes& lanes = lanes_[f.lane];
   const Id next = lanes.head[step];
@@ -348,28 +355,48 @@ void TransferModel::release_step(Id id, double now) {
   enter_step(next, now);  // the step stays busy, now for `next`
 }
 
-std::uint32_t TransferModel::join_lanes(std::uint64_t pair) {
-  const auto [lane, inserted] = lane_of_.try_emplace(pair, 0);
+void TransferModel::join_lanes(Id id) {
+  assert(id < kSoloTag);
+  Flow& f = flows_[id];
+  const auto [value, inserted] = lane_of_.try_emplace(f.pair, id | kSoloTag);
   if (inserted) {
+    f.lane = kSolo;
+    return;
+  }
+  if ((*value & kSoloTag) != 0) {
+    // The pair's second message: its first gets Lanes, busy with the step it is in (step 0, o, is outside the order).
+    const Id first = *value & ~kSoloTag;
+    std::uint32_t lane = 0;
     if (free_lanes_.empty()) {
-      *lane = static_cast<std::uint32_t>(lanes_.size());
+      lane = static_cast<std::uint32_t>(lanes_.size());
       lanes_.emplace_back();
     } else {
-      *lane = free_lanes_.back();
+      lane = free_lanes_.back();
       free_lanes_.pop_back();
-      lanes_[*lane] = Lanes{};
+      lanes_[lane] = Lanes{};
     }
-    lanes_[*lane].pair = pair;
+    Lanes& lanes = lanes_[lane];
+    lanes.pair = f.pair;
+    lanes.messages = 1;
+    const Flow& holder = flows_[first];
+    if (holder.step > 0) lanes.busy = static_cast<std::uint8_t>(1u << static_cast<unsigned>(holder.step));
+    flows_[first].lane = lane;
+    *value = lane;
   }
-  ++lanes_[*lane].messages;
-  return *lane;
+  f.lane = *value;
+  ++lanes_[f.lane].messages;
 }
 
-void TransferModel::leave_lanes(std::uint32_t lane) {
-  Lanes& lanes = lanes_[lane];
+void TransferModel::leave_lanes(Id id) {
+  const Flow& f = flows_[id];
+  if (f.lane == kSolo) {
+    lane_of_.erase(f.pair);
+    return;
+  }
+  Lanes& lanes = lanes_[f.lane];
   if (--lanes.messages > 0) return;
   lane_of_.erase(lanes.pair);  // no step busy either: the pair's last message has left them all
-  free_lanes_.push_back(lane);
+  free_lanes_.push_back(f.lane);
 }
 
 // Flow `id` finished its current step at `time`.
@@ -378,7 +405,7 @@ void TransferModel::step_done(Id id, double time, std::vector<Completion>& compl
   if (f.step > 0) release_step(id, time);
   ++f.step;
   if (f.step == f.step_count) {
-    leave_lanes(f.lane);
+    leave_lanes(id);
     completed.push_back({id, time});
     return;
   }
