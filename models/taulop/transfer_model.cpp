@@ -63,7 +63,17 @@ void TransferModel::start(Id id, const Endpoints& e, double bytes, double now) {
     f.step_count = 4;
   }
   f.step = 0;
-  enter_step(id, now);  // o: a delay, outside the pair's order
+  if (f.work[0] > 0) {
+    enter_step(id, now);  // o: a delay, outside the pair's order
+    return;
+  }
+  // No delay (o = 0, as fitted platforms often have it): on to the first
+  // copy at once, as the delay's timer would at this instant (delays end
+  // before the channels' events of their instant), without a timer in
+  // delays_, which a whole exchange starting at t = 0 fills by the million.
+  if (observer_) observer_(id, now, StepCause{.kind = StepCause::Kind::Delay, .step = 0, .work = 0});
+  f.step = 1;
+  request_step(id, now);
 }
 
 // ---------------------------------------------------------------- pools
