@@ -25,7 +25,6 @@
 // group at X or Y that the flows belong to has at most two flows, so a
 // non-crowded pair holds at most two flows, evaluated one by one.
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "models/flowcut/cut_table.hpp"
@@ -39,6 +38,7 @@ class ConflictGraph {
   enum class Conflict : std::uint8_t { None, SameDirection, Incoming, Outgoing, AloneInclude, AloneStartEnd };
 
   static constexpr FlowId kNone = 0xffffffffu;
+  static constexpr PairId kNoPair = 0xffffffffu;
 
   explicit ConflictGraph(FlowCutTable table) : table_(std::move(table)) {}
 
@@ -100,6 +100,7 @@ class ConflictGraph {
   struct Node {
     std::vector<FlowId> out, in;
     std::vector<PairId> out_pairs, in_pairs;       // every pair ever seen from / to this node
+    std::vector<PairId> pair_to;                   // by destination node: the pair from this node, or kNoPair
     std::uint32_t stamp = 0;                       // marked dirty for update() number `stamp`
     bool out_changed = false, in_changed = false;  // since the last update()
   };
@@ -129,8 +130,7 @@ class ConflictGraph {
   std::vector<FlowId> seeds_;
   std::vector<FlowId> changed_;
   std::vector<Pair> pairs_;
-  std::unordered_map<std::uint64_t, PairId> pair_ids_;  // by (source node, destination node)
-  std::vector<FlowId> added_;                           // since the last update()
+  std::vector<FlowId> added_;  // since the last update()
   std::vector<FlowId> joined_;
   std::vector<PairId> repriced_;
   std::uint32_t round_ = 1;
