@@ -215,24 +215,34 @@ void TransferModel::add_network_member(int index, Id id, double work, double now
 
 void TransferModel::change_tau(int src_node, int dst_node, int delta, double now) {
   const int out = nic_out(src_node), in = nic_in(dst_node);
-  for (const int index : {out, in}) {
-    Nic& nic = nics_[static_cast<std::size_t>(index)];
+  std::array<double, 2> before{};
+  for (std::size_t side = 0; side < 2; ++side) {
+    Nic& nic = nics_[static_cast<std::size_t>(side == 0 ? out : in)];
+    before[side] = nic.slowdown;
     settle(nic, now);
     nic.tau += delta;
     nic.slowdown = std::max(1.0, slowdown(kNetwork, static_cast<std::size_t>(nic.tau)));
     nic.rate = 1 / nic.slowdown;
   }
-  rebalance(out, active_out_[static_cast<std::size_t>(src_node)], true, now);
-  rebalance(in, active_in_[static_cast<std::size_t>(dst_node)], false, now);
+  rebalance(out, active_out_[static_cast<std::size_t>(src_node)], true, before[0], dst_node, now);
+  rebalance(in, active_in_[static_cast<std::size_t>(dst_node)], false, before[1], src_node, now);
   schedule_nic(out);
   schedule_nic(in);
 }
 
 // A pool stays with its NIC while that NIC is (one of) the slower: the
-// rate is the same either way, and ties move nothing.
-void TransferModel::rebalance(int nic_index, std::vector<Active>& list, bool out, double now) {
+// rate is the same either way, and ties move nothing. So every pool is
+// limited by a NIC at least as slow as its other one, and when this NIC's
+// slowdown rises from `before` the pools it limits stay, when it falls the
+// pools it does not limit stay: only the other side is read (and every
+// pool whose other NIC changed too, the `changed_partner`'s).
+void TransferModel::rebalance(int nic_index, std::vector<Active>& list, bool out, double before, int changed_partner,
+                              double now) {
   const double here = nics_[static_cast<std::size_t>(nic_index)].slowdown;
+  // The entries that may move: those limited here if `here` fell, the others if it rose.
+  const bool rose = here > before, fell = here < before;
   for (const Active& entry : list) {
+    if (entry.partner != changed_partner && (entry.limited_here ? !fell : !rose)) continue;
     const int other = out ? nic_in(entry.partner) : nic_out(entry.partner);
     const double there = nics_[static_cast<std::size_t>(other)].slowdown;
     if (entry.limited_here ? here < there : here > there) {
@@ -368,7 +378,7 @@ void TransferModel::release_step(Id id, double now) {
 void TransferModel::join_lanes(Id id) {
   assert(id < kSoloTag);
   Flow& f = flows_[id];
-  const auto [value, inserted] = lane_of_.try_emplace(f.pair, id | kSoloTag);
+  const auto [value, inserted] = lanes_from(f.pair).try_emplace(destination(f.pair), id | kSoloTag);
   if (inserted) {
     f.lane = kSolo;
     return;
@@ -400,12 +410,13 @@ void TransferModel::join_lanes(Id id) {
 void TransferModel::leave_lanes(Id id) {
   const Flow& f = flows_[id];
   if (f.lane == kSolo) {
-    lane_of_.erase(f.pair);
+    lanes_from(f.pair).erase(destination(f.pair));
     return;
   }
   Lanes& lanes = lanes_[f.lane];
   if (--lanes.messages > 0) return;
-  lane_of_.erase(lanes.pair);  // no step busy either: the pair's last message has left them all
+  lanes_from(lanes.pair)
+      .erase(destination(lanes.pair));  // no step busy either: the pair's last message has left them all
   free_lanes_.push_back(f.lane);
 }
 

@@ -120,7 +120,8 @@ class TransferModel {
   static constexpr int kSteps = 4;
   enum class StepKind : std::uint8_t { Delay, Memory, Network };
 
-  struct Flow {
+  // One cache line each (every step of every message reads its Flow).
+  struct alignas(64) Flow {
     std::array<double, kSteps> work{};  // seconds alone on the step's channel (or of delay)
     std::uint64_t pair = 0;             // (source rank, destination rank)
     std::uint32_t lane = kSolo;         // the pair's Lanes in lanes_, or kSolo
@@ -221,8 +222,10 @@ class TransferModel {
   void add_network_member(int pool, Id id, double work, double now);
   // The transfers through src_node's NIC out and dst_node's NIC in change by `delta`.
   void change_tau(int src_node, int dst_node, int delta, double now);
-  // Moves to the other NIC the pools of `nic` (in `list`) this NIC no longer limits, or now limits.
-  void rebalance(int nic, std::vector<Active>& list, bool out, double now);
+  // Moves to the other NIC the pools of `nic` (in `list`) this NIC no longer
+  // limits, or now limits, its slowdown having changed from `before` (and
+  // that of the NIC of node `changed_partner` on the other side too).
+  void rebalance(int nic, std::vector<Active>& list, bool out, double before, int changed_partner, double now);
   // A network pool gained its first member or lost its last one.
   void activate(int pool);
   void deactivate(int pool);
@@ -256,7 +259,16 @@ class TransferModel {
   IndexedHeap<int> pool_ends_;
   std::vector<Lanes> lanes_;               // in use or free
   std::vector<std::uint32_t> free_lanes_;  // indices in lanes_
-  PairIndex lane_of_;                      // by (source rank, destination rank): a lane, or a solo id | kSoloTag
+  // By source rank, then destination rank: a lane, or a solo id | kSoloTag.
+  // A table per source: a rank's messages start together, and find its
+  // table in cache, small, and growing without moving the others'.
+  std::vector<PairIndex> lane_of_;
+  PairIndex& lanes_from(std::uint64_t pair) {
+    const auto source = static_cast<std::size_t>(pair >> 32);
+    if (lane_of_.size() <= source) lane_of_.resize(source + 1);
+    return lane_of_[source];
+  }
+  static std::uint64_t destination(std::uint64_t pair) { return pair & 0xffffffffu; }
   double clock_ = 0;
   StepObserver observer_;
   ChannelObserver channel_observer_;
