@@ -75,21 +75,24 @@ class ConflictGraph {
   FlowId chain_next(FlowId id) const { return flows_[id].links[3]; }
 
  private:
-  struct Flow {
+  // One cache line each (64 bytes, the flags as bits): every start and end
+  // reads its flow's and moves another's position.
+  struct alignas(64) Flow {
     int src = 0, dst = 0;
     std::uint32_t pos_out = 0, pos_in = 0;  // index in the nodes' lists
     std::uint64_t order = 0;
-    bool live = false;
-    bool added = false;         // not evaluated yet
-    bool crowded = false;       // in a crowded pair (its own cut, conflict and links are unused)
-    bool reclassified = false;  // left a crowded pair: reported by the next evaluation
-    PairId pair = 0;
-    std::uint32_t pos_pair = 0;  // index in its pair's list
     double cut = 0;
-    Conflict conflict = Conflict::None;
+    PairId pair = 0;
+    std::uint32_t pos_pair = 0;                      // index in its pair's list
     FlowId links[4] = {kNone, kNone, kNone, kNone};  // chain neighbours at the last evaluation
     std::uint32_t stamp = 0;                         // evaluated in update() number `stamp`
+    Conflict conflict = Conflict::None;
+    bool live : 1 = false;
+    bool added : 1 = false;         // not evaluated yet
+    bool crowded : 1 = false;       // in a crowded pair (its own cut, conflict and links are unused)
+    bool reclassified : 1 = false;  // left a crowded pair: reported by the next evaluation
   };
+  static_assert(sizeof(Flow) == 64);
   struct Pair {
     int src = 0, dst = 0;
     std::vector<FlowId> flows;
