@@ -19,18 +19,22 @@ void ConflictGraph::mark_dirty(int n, bool out_list) {
   dirty_.push_back(n);
 }
 
+// A row per source node indexed by destination, not a hash map: every flow
+// that starts looks its pair up.
 ConflictGraph::PairId ConflictGraph::pair_index(int src_node, int dst_node) {
-  const auto key =
-      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src_node)) << 32) | static_cast<std::uint32_t>(dst_node);
-  const auto [it, inserted] = pair_ids_.try_emplace(key, static_cast<PairId>(pairs_.size()));
-  if (inserted) {
-    pairs_.push_back(Pair{});
-    pairs_.back().src = src_node;
-    pairs_.back().dst = dst_node;
-    node(src_node).out_pairs.push_back(it->second);
-    node(dst_node).in_pairs.push_back(it->second);
-  }
-  return it->second;
+  node(dst_node);  // (before taking a reference into nodes_)
+  auto& row = node(src_node).pair_to;
+  const auto column = static_cast<std::size_t>(dst_node);
+  if (row.size() <= column) row.resize(column + 1, kNoPair);
+  if (row[column] != kNoPair) return row[column];
+  const auto p = static_cast<PairId>(pairs_.size());
+  row[column] = p;
+  pairs_.push_back(Pair{});
+  pairs_.back().src = src_node;
+  pairs_.back().dst = dst_node;
+  node(src_node).out_pairs.push_back(p);
+  node(dst_node).in_pairs.push_back(p);
+  return p;
 }
 
 void ConflictGraph::seed(FlowId id) {

@@ -25,7 +25,6 @@
 // group at X or Y that the flows belong to has at most two flows, so a
 // non-crowded pair holds at most two flows, evaluated one by one.
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "models/flowcut/cut_table.hpp"
@@ -39,6 +38,7 @@ class ConflictGraph {
   enum class Conflict : std::uint8_t { None, SameDirection, Incoming, Outgoing, AloneInclude, AloneStartEnd };
 
   static constexpr FlowId kNone = 0xffffffffu;
+  static constexpr PairId kNoPair = 0xffffffffu;
 
   explicit ConflictGraph(FlowCutTable table) : table_(std::move(table)) {}
 
@@ -75,21 +75,24 @@ class ConflictGraph {
   FlowId chain_next(FlowId id) const { return flows_[id].links[3]; }
 
  private:
-  struct Flow {
+  // One cache line each (64 bytes, the flags as bits): every start and end
+  // reads its flow's and moves another's position.
+  struct alignas(64) Flow {
     int src = 0, dst = 0;
     std::uint32_t pos_out = 0, pos_in = 0;  // index in the nodes' lists
     std::uint64_t order = 0;
-    bool live = false;
-    bool added = false;         // not evaluated yet
-    bool crowded = false;       // in a crowded pair (its own cut, conflict and links are unused)
-    bool reclassified = false;  // left a crowded pair: reported by the next evaluation
-    PairId pair = 0;
-    std::uint32_t pos_pair = 0;  // index in its pair's list
     double cut = 0;
-    Conflict conflict = Conflict::None;
+    PairId pair = 0;
+    std::uint32_t pos_pair = 0;                      // index in its pair's list
     FlowId links[4] = {kNone, kNone, kNone, kNone};  // chain neighbours at the last evaluation
     std::uint32_t stamp = 0;                         // evaluated in update() number `stamp`
+    Conflict conflict = Conflict::None;
+    bool live : 1 = false;
+    bool added : 1 = false;         // not evaluated yet
+    bool crowded : 1 = false;       // in a crowded pair (its own cut, conflict and links are unused)
+    bool reclassified : 1 = false;  // left a crowded pair: reported by the next evaluation
   };
+  static_assert(sizeof(Flow) == 64);
   struct Pair {
     int src = 0, dst = 0;
     std::vector<FlowId> flows;
@@ -100,6 +103,7 @@ class ConflictGraph {
   struct Node {
     std::vector<FlowId> out, in;
     std::vector<PairId> out_pairs, in_pairs;       // every pair ever seen from / to this node
+    std::vector<PairId> pair_to;                   // by destination node: the pair from this node, or kNoPair
     std::uint32_t stamp = 0;                       // marked dirty for update() number `stamp`
     bool out_changed = false, in_changed = false;  // since the last update()
   };
@@ -129,8 +133,7 @@ class ConflictGraph {
   std::vector<FlowId> seeds_;
   std::vector<FlowId> changed_;
   std::vector<Pair> pairs_;
-  std::unordered_map<std::uint64_t, PairId> pair_ids_;  // by (source node, destination node)
-  std::vector<FlowId> added_;                           // since the last update()
+  std::vector<FlowId> added_;  // since the last update()
   std::vector<FlowId> joined_;
   std::vector<PairId> repriced_;
   std::uint32_t round_ = 1;

@@ -96,8 +96,9 @@ class FlowCutModel final : public FluidModel {
     f.dst_node = context().mapping[t.dst].node;
     // Through a timer even when the latency is 0: flows starting at one
     // instant join the conflict graph in id order.
-    wait_latency(id, now + latency(t));
-    record_latency(t, now, latency(t));
+    const double wait = latency(t);  // (a look-up of the route's latency: once)
+    wait_latency(id, now + wait);
+    record_latency(t, now, wait);
   }
 
   // Transport buffering: within a node in closed form (on_start); between
@@ -122,12 +123,13 @@ class FlowCutModel final : public FluidModel {
 
   void on_delivered(TransferId id, double time) override {
     if (!graph_.contains(id)) return;
-    if (flows_[id].shared) {
+    // The graph's `crowded` equals the flow's `shared` between two
+    // advance_sharing() calls, and costs no look-up in flows_.
+    if (graph_.crowded(id)) {
       // Only the pair's first flow has a live timer: the next one takes over.
       SharedProgress& share = shares_[graph_.pair_of(id)];
       assert(share.first() == id);
-      share.pop_first();
-      flows_[id].shared = false;
+      share.pop_first();  // (its Flow, `shared` included, is reset when its id starts again)
       if (!share.empty()) deliver_at(share.first(), share.first_end());
     }
     graph_.remove(id);

@@ -20,7 +20,7 @@ void SharedProgress::join(FlowId id, double remaining, double now) {
     since_ = now;
   }
   members_.push_back({work_at(now) + static_cast<Work>(remaining), id});
-  std::push_heap(members_.begin(), members_.end(), later);
+  std::push_heap(members_.begin(), members_.end(), Later{});
 }
 
 double SharedProgress::first_end() const {
@@ -28,7 +28,7 @@ double SharedProgress::first_end() const {
 }
 
 void SharedProgress::pop_first() {
-  std::pop_heap(members_.begin(), members_.end(), later);
+  std::pop_heap(members_.begin(), members_.end(), Later{});
   members_.pop_back();
 }
 
@@ -37,7 +37,7 @@ double SharedProgress::leave(FlowId id, double now) {
   assert(it != members_.end());
   const double remaining = std::max(0.0, static_cast<double>(it->end - work_at(now)));
   members_.erase(it);
-  std::make_heap(members_.begin(), members_.end(), later);
+  std::make_heap(members_.begin(), members_.end(), Later{});
   return remaining;
 }
 

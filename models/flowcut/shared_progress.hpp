@@ -47,7 +47,11 @@ class SharedProgress {
     Work end;  // the value of the work clock at which its last byte arrives
     FlowId id;
   };
-  static bool later(const Member& a, const Member& b) { return a.end > b.end || (a.end == b.end && a.id > b.id); }
+  // A function object, not a function pointer, so that the heap's
+  // algorithms inline the comparison.
+  struct Later {
+    bool operator()(const Member& a, const Member& b) const { return a.end > b.end || (a.end == b.end && a.id > b.id); }
+  };
   Work work_at(double now) const { return work_ + static_cast<Work>(rate_ * (now - since_)); }
 
   std::vector<Member> members_;  // a min-heap on (end, id)

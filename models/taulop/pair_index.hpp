@@ -1,6 +1,7 @@
 #pragma once
-// tau-Lop's pairs of ranks in flight (source and destination packed in 64
-// bits) to their lanes, in the flat hash map (sim/core/flat_hash_map.hpp):
+// tau-Lop's pairs of ranks in flight to their lanes (TransferModel keeps one
+// table per source rank, keyed by destination rank; any 64-bit key but the
+// largest fits), in the flat hash map (sim/core/flat_hash_map.hpp):
 // every message joins and leaves its pair's lanes, millions of times in a
 // halo exchange, and std::unordered_map's node per entry cost a cache miss
 // and a malloc or a free each time.

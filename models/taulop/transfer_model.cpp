@@ -1,6 +1,7 @@
 #include "models/taulop/transfer_model.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <limits>
 
 namespace contend::taulop {
@@ -47,8 +48,9 @@ void TransferModel::start(Id id, const Endpoints& e, double bytes, double now) {
   if (flows_.size() <= id) flows_.resize(static_cast<std::size_t>(id) + 1);
   Flow& f = flows_[id];
   f = Flow{};
-  f.lane = join_lanes((static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.src_rank)) << 32) |
-                      static_cast<std::uint32_t>(e.dst_rank));
+  f.pair = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.src_rank)) << 32) |
+           static_cast<std::uint32_t>(e.dst_rank);
+  join_lanes(id);
   f.src_node = e.src_node;
   f.dst_node = e.dst_node;
   const ChannelParameters& sm = parameters_.channels[kSharedMemory];
@@ -61,7 +63,17 @@ void TransferModel::start(Id id, const Endpoints& e, double bytes, double now) {
     f.step_count = 4;
   }
   f.step = 0;
-  enter_step(id, now);  // o: a delay, outside the pair's order
+  if (f.work[0] > 0) {
+    enter_step(id, now);  // o: a delay, outside the pair's order
+    return;
+  }
+  // No delay (o = 0, as fitted platforms often have it): on to the first
+  // copy at once, as the delay's timer would at this instant (delays end
+  // before the channels' events of their instant), without a timer in
+  // delays_, which a whole exchange starting at t = 0 fills by the million.
+  if (observer_) observer_(id, now, StepCause{.kind = StepCause::Kind::Delay, .step = 0, .work = 0});
+  f.step = 1;
+  request_step(id, now);
 }
 
 // ---------------------------------------------------------------- pools
@@ -203,24 +215,34 @@ void TransferModel::add_network_member(int index, Id id, double work, double now
 
 void TransferModel::change_tau(int src_node, int dst_node, int delta, double now) {
   const int out = nic_out(src_node), in = nic_in(dst_node);
-  for (const int index : {out, in}) {
-    Nic& nic = nics_[static_cast<std::size_t>(index)];
+  std::array<double, 2> before{};
+  for (std::size_t side = 0; side < 2; ++side) {
+    Nic& nic = nics_[static_cast<std::size_t>(side == 0 ? out : in)];
+    before[side] = nic.slowdown;
     settle(nic, now);
     nic.tau += delta;
     nic.slowdown = std::max(1.0, slowdown(kNetwork, static_cast<std::size_t>(nic.tau)));
     nic.rate = 1 / nic.slowdown;
   }
-  rebalance(out, active_out_[static_cast<std::size_t>(src_node)], true, now);
-  rebalance(in, active_in_[static_cast<std::size_t>(dst_node)], false, now);
+  rebalance(out, active_out_[static_cast<std::size_t>(src_node)], true, before[0], dst_node, now);
+  rebalance(in, active_in_[static_cast<std::size_t>(dst_node)], false, before[1], src_node, now);
   schedule_nic(out);
   schedule_nic(in);
 }
 
 // A pool stays with its NIC while that NIC is (one of) the slower: the
-// rate is the same either way, and ties move nothing.
-void TransferModel::rebalance(int nic_index, std::vector<Active>& list, bool out, double now) {
+// rate is the same either way, and ties move nothing. So every pool is
+// limited by a NIC at least as slow as its other one, and when this NIC's
+// slowdown rises from `before` the pools it limits stay, when it falls the
+// pools it does not limit stay: only the other side is read (and every
+// pool whose other NIC changed too, the `changed_partner`'s).
+void TransferModel::rebalance(int nic_index, std::vector<Active>& list, bool out, double before, int changed_partner,
+                              double now) {
   const double here = nics_[static_cast<std::size_t>(nic_index)].slowdown;
+  // The entries that may move: those limited here if `here` fell, the others if it rose.
+  const bool rose = here > before, fell = here < before;
   for (const Active& entry : list) {
+    if (entry.partner != changed_partner && (entry.limited_here ? !fell : !rose)) continue;
     const int other = out ? nic_in(entry.partner) : nic_out(entry.partner);
     const double there = nics_[static_cast<std::size_t>(other)].slowdown;
     if (entry.limited_here ? here < there : here > there) {
@@ -313,6 +335,10 @@ void TransferModel::enter_step(Id id, double now) {
 
 void TransferModel::request_step(Id id, double now) {
   Flow& f = flows_[id];
+  if (f.lane == kSolo) {
+    enter_step(id, now);
+    return;
+  }
   Lanes& lanes = lanes_[f.lane];
   const auto step = static_cast<std::size_t>(f.step);
   const auto bit = static_cast<std::uint8_t>(1u << step);
@@ -335,6 +361,7 @@ void TransferModel::request_step(Id id, double now) {
 
 void TransferModel::release_step(Id id, double now) {
   const Flow& f = flows_[id];
+  if (f.lane == kSolo) return;
   const auto step = static_cast<std::size_t>(f.step);
   Lanes& lanes = lanes_[f.lane];
   const Id next = lanes.head[step];
@@ -348,28 +375,49 @@ void TransferModel::release_step(Id id, double now) {
   enter_step(next, now);  // the step stays busy, now for `next`
 }
 
-std::uint32_t TransferModel::join_lanes(std::uint64_t pair) {
-  const auto [lane, inserted] = lane_of_.try_emplace(pair, 0);
+void TransferModel::join_lanes(Id id) {
+  assert(id < kSoloTag);
+  Flow& f = flows_[id];
+  const auto [value, inserted] = lanes_from(f.pair).try_emplace(destination(f.pair), id | kSoloTag);
   if (inserted) {
+    f.lane = kSolo;
+    return;
+  }
+  if ((*value & kSoloTag) != 0) {
+    // The pair's second message: its first gets Lanes, busy with the step it is in (step 0, o, is outside the order).
+    const Id first = *value & ~kSoloTag;
+    std::uint32_t lane = 0;
     if (free_lanes_.empty()) {
-      *lane = static_cast<std::uint32_t>(lanes_.size());
+      lane = static_cast<std::uint32_t>(lanes_.size());
       lanes_.emplace_back();
     } else {
-      *lane = free_lanes_.back();
+      lane = free_lanes_.back();
       free_lanes_.pop_back();
-      lanes_[*lane] = Lanes{};
+      lanes_[lane] = Lanes{};
     }
-    lanes_[*lane].pair = pair;
+    Lanes& lanes = lanes_[lane];
+    lanes.pair = f.pair;
+    lanes.messages = 1;
+    const Flow& holder = flows_[first];
+    if (holder.step > 0) lanes.busy = static_cast<std::uint8_t>(1u << static_cast<unsigned>(holder.step));
+    flows_[first].lane = lane;
+    *value = lane;
   }
-  ++lanes_[*lane].messages;
-  return *lane;
+  f.lane = *value;
+  ++lanes_[f.lane].messages;
 }
 
-void TransferModel::leave_lanes(std::uint32_t lane) {
-  Lanes& lanes = lanes_[lane];
+void TransferModel::leave_lanes(Id id) {
+  const Flow& f = flows_[id];
+  if (f.lane == kSolo) {
+    lanes_from(f.pair).erase(destination(f.pair));
+    return;
+  }
+  Lanes& lanes = lanes_[f.lane];
   if (--lanes.messages > 0) return;
-  lane_of_.erase(lanes.pair);  // no step busy either: the pair's last message has left them all
-  free_lanes_.push_back(lane);
+  lanes_from(lanes.pair)
+      .erase(destination(lanes.pair));  // no step busy either: the pair's last message has left them all
+  free_lanes_.push_back(f.lane);
 }
 
 // Flow `id` finished its current step at `time`.
@@ -378,7 +426,7 @@ void TransferModel::step_done(Id id, double time, std::vector<Completion>& compl
   if (f.step > 0) release_step(id, time);
   ++f.step;
   if (f.step == f.step_count) {
-    leave_lanes(f.lane);
+    leave_lanes(id);
     completed.push_back({id, time});
     return;
   }
@@ -391,6 +439,9 @@ void TransferModel::pool_event(int index, double time, std::vector<Completion>& 
   Pool& pool = pools_[static_cast<std::size_t>(index)];
   settle(pool, time);
   const Id id = pool.members.top().id;
+  // Its Flow is read at the end (step_done): a cache miss at this scale,
+  // overlapped with the pool's work by asking for it now.
+  __builtin_prefetch(&flows_[id]);
   pool.members.pop();
   forget_member(index, id);
   set_rate(index, time);
@@ -410,6 +461,9 @@ void TransferModel::nic_event(int nic_index, double time, std::vector<Completion
   const int index = active_of(nic_index)[static_cast<std::size_t>(nic.limited.top().id)].pool;
   Pool& pool = pools_[static_cast<std::size_t>(index)];
   const Id id = pool.members.top().id;
+  // Its Flow is read at the end (step_done): a cache miss at this scale,
+  // overlapped with the pool's work by asking for it now.
+  __builtin_prefetch(&flows_[id]);
   pool.members.pop();
   forget_member(index, id);
   if (pool.members.empty()) {

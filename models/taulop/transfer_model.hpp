@@ -114,21 +114,29 @@ class TransferModel {
 
  private:
   static constexpr Id kNone = 0xffffffffu;
+  static constexpr std::uint32_t kSolo = 0xffffffffu;  // Flow::lane of a message alone in its pair
+  // lane_of_'s value for a pair with one message in flight: the message's id, tagged.
+  static constexpr std::uint32_t kSoloTag = 0x80000000u;
   static constexpr int kSteps = 4;
   enum class StepKind : std::uint8_t { Delay, Memory, Network };
 
-  struct Flow {
+  // One cache line each (every step of every message reads its Flow).
+  struct alignas(64) Flow {
     std::array<double, kSteps> work{};  // seconds alone on the step's channel (or of delay)
-    std::uint32_t lane = 0;             // the pair's Lanes in lanes_
+    std::uint64_t pair = 0;             // (source rank, destination rank)
+    std::uint32_t lane = kSolo;         // the pair's Lanes in lanes_, or kSolo
     int src_node = 0, dst_node = 0;
     std::int8_t step = -1;  // current step
     std::int8_t step_count = 0;
     Id next_waiting = kNone;  // the pair's next message queued behind this one's step
   };
-  // Per pair of processes with messages in flight: which steps a message
-  // occupies, and the messages queued for each (a FIFO linked through
-  // Flow::next_waiting). A message finds its pair's Lanes once, when it
-  // starts, not at every step.
+  // Per pair of processes with two or more messages in flight: which steps a
+  // message occupies, and the messages queued for each (a FIFO linked
+  // through Flow::next_waiting). A message finds its pair's Lanes once, when
+  // it starts, not at every step. A message alone in its pair (most of a
+  // halo exchange's) has none (Flow::lane == kSolo): nothing can queue
+  // behind it, and the steps it occupies are read off its own step when a
+  // second message of the pair arrives; its steps then touch no Lanes.
   struct Lanes {
     std::uint64_t pair = 0;      // (source rank, destination rank)
     std::uint32_t messages = 0;  // in flight
@@ -214,18 +222,20 @@ class TransferModel {
   void add_network_member(int pool, Id id, double work, double now);
   // The transfers through src_node's NIC out and dst_node's NIC in change by `delta`.
   void change_tau(int src_node, int dst_node, int delta, double now);
-  // Moves to the other NIC the pools of `nic` (in `list`) this NIC no longer limits, or now limits.
-  void rebalance(int nic, std::vector<Active>& list, bool out, double now);
+  // Moves to the other NIC the pools of `nic` (in `list`) this NIC no longer
+  // limits, or now limits, its slowdown having changed from `before` (and
+  // that of the NIC of node `changed_partner` on the other side too).
+  void rebalance(int nic, std::vector<Active>& list, bool out, double before, int changed_partner, double now);
   // A network pool gained its first member or lost its last one.
   void activate(int pool);
   void deactivate(int pool);
   void report_network(int src_node, int dst_node, double now);
 
-  void enter_step(Id id, double now);            // starts flows_[id].step at `now`
-  void request_step(Id id, double now);          // enters it, or queues behind the pair's previous message
-  void release_step(Id id, double now);          // the pair's next message may enter this step
-  std::uint32_t join_lanes(std::uint64_t pair);  // a message of `pair` starts
-  void leave_lanes(std::uint32_t lane);          // one of the pair's messages is complete
+  void enter_step(Id id, double now);    // starts flows_[id].step at `now`
+  void request_step(Id id, double now);  // enters it, or queues behind the pair's previous message
+  void release_step(Id id, double now);  // the pair's next message may enter this step
+  void join_lanes(Id id);                // message `id` of flows_[id].pair starts
+  void leave_lanes(Id id);               // message `id` is complete
   void step_done(Id id, double time, std::vector<Completion>& completed);
   void pool_event(int pool, double time, std::vector<Completion>& completed);
   void nic_event(int nic, double time, std::vector<Completion>& completed);
@@ -249,7 +259,16 @@ class TransferModel {
   IndexedHeap<int> pool_ends_;
   std::vector<Lanes> lanes_;               // in use or free
   std::vector<std::uint32_t> free_lanes_;  // indices in lanes_
-  PairIndex lane_of_;                      // by (source rank, destination rank)
+  // By source rank, then destination rank: a lane, or a solo id | kSoloTag.
+  // A table per source: a rank's messages start together, and find its
+  // table in cache, small, and growing without moving the others'.
+  std::vector<PairIndex> lane_of_;
+  PairIndex& lanes_from(std::uint64_t pair) {
+    const auto source = static_cast<std::size_t>(pair >> 32);
+    if (lane_of_.size() <= source) lane_of_.resize(source + 1);
+    return lane_of_[source];
+  }
+  static std::uint64_t destination(std::uint64_t pair) { return pair & 0xffffffffu; }
   double clock_ = 0;
   StepObserver observer_;
   ChannelObserver channel_observer_;
