@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "models/loggops/loggops_parameters.hpp"
+#include "models/loggops/nic_schedule.hpp"
 #include "sim/core/timeline_loads.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/attribution_recorder.hpp"
@@ -44,9 +45,7 @@ namespace {
 class LogGopsModel final : public FluidModel {
  public:
   explicit LogGopsModel(const ModelContext& c)
-      : FluidModel(c),
-        parameters_(c.platform, c.parameters),
-        nic_free_(static_cast<std::size_t>(c.mapping.rank_count()), 0.0) {}
+      : FluidModel(c), parameters_(c.platform, c.parameters), nics_(static_cast<std::size_t>(c.mapping.rank_count())) {}
 
   double send_overhead(const Transfer& t) const override { return overheads(t).send(static_cast<double>(t.bytes)); }
   double receive_overhead(const Transfer& t) const override {
@@ -56,29 +55,47 @@ class LogGopsModel final : public FluidModel {
   double overhead_gap(const Transfer& t) const override { return protocol(t).g; }
   // Transport buffering: the arrival of byte k - B in closed form (on_data_start).
   bool releases_senders(Level /*level*/) const override { return true; }
+  // Sends posted ahead of the clock: their NIC slots and arrivals are closed
+  // forms of their start times (NicSchedule keeps them in start order). Not
+  // with what reports instants as they come (attribution, timeline, --step).
+  bool accepts_early_starts() const override {
+    return recorder() == nullptr && context().loads == nullptr && !context().step;
+  }
 
  protected:
   // No latency phase: L is in the arrival time, computed at start.
   double latency(const Transfer& /*t*/) const override { return 0; }
+  // A send posted ahead of SimGrid's clock starts at its post (t.start).
+  void on_start(TransferId id, double now) override { on_data_start(id, std::max(now, sink().transfer(id).start)); }
 
   void on_data_start(TransferId id, double now) override {
     const Transfer& t = sink().transfer(id);
     const LogGopsProtocol& p = protocol(t);
     const double k = static_cast<double>(t.bytes);
-    double& nic = nic_free_[static_cast<std::size_t>(t.src)];
-    const double inject = std::max(now, nic);
-    nic = inject + p.g + p.G * k;
+    const auto injection = nics_[static_cast<std::size_t>(t.src)].add(
+        id, now, p.g, p.G * k, simgrid::s4u::Engine::get_clock(),
+        [this](const NicSchedule::Injection& moved) { plan_arrival(moved); });
+    plan_arrival(injection);
+    const double inject = injection.begin, nic = injection.end;
+    if (recorder() != nullptr) record(t, now, inject, t.post_time + overheads(t).send(k), p);
+    if (context().loads != nullptr) record_queue(t.src, now, nic);
+    if (context().step) plan_step(id, now, inject, nic, k);
+  }
+
+  // The arrival of a message the NIC injects over [begin, end) (and, with
+  // transport buffering, the release of its sender).
+  void plan_arrival(const NicSchedule::Injection& injection) {
+    const Transfer& t = sink().transfer(injection.id);
+    const LogGopsProtocol& p = protocol(t);
+    const double k = static_cast<double>(t.bytes);
     const double cpu_done = t.post_time + overheads(t).send(k);
-    deliver_at(id, std::max(cpu_done, nic) + p.L);
+    deliver_at(injection.id, std::max(cpu_done, injection.end) + p.L);
     if (t.release_remaining > 0) {
       // Transport buffering: byte k - B leaves the NIC at inject + g + G (k - B)
       // and arrives L later (not before the sender's CPU is done with the post).
       const double sent = k - static_cast<double>(t.release_remaining);
-      release_at(id, std::max(cpu_done, inject + p.g + p.G * sent) + p.L);
+      release_at(injection.id, std::max(cpu_done, injection.begin + p.g + p.G * sent) + p.L);
     }
-    if (recorder() != nullptr) record(t, now, inject, cpu_done, p);
-    if (context().loads != nullptr) record_queue(t.src, now, nic);
-    if (context().step) plan_step(id, now, inject, nic, k);
   }
 
   // For --step: the messages the NICs inject now (their g + G k), at
@@ -163,7 +180,7 @@ class LogGopsModel final : public FluidModel {
   }
 
   LogGopsParameters parameters_;
-  std::vector<double> nic_free_;                                           // per rank: when its NIC may inject again
+  std::vector<NicSchedule> nics_;                                          // per rank
   mutable std::vector<std::array<const LogGopsOverheads*, 6>> overheads_;  // by datatype id, then level x range
   static constexpr ResourceLoads::Id kUntracked = UINT32_MAX;
   std::vector<ResourceLoads::Id> nic_tracks_;  // by rank, with a timeline

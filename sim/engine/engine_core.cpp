@@ -70,7 +70,7 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
                    .level = level,
                    .eager = bytes < platform_.level(level).eager_threshold,
                    .datatype = datatype,
-                   .post_time = now(),
+                   .post_time = local_time(me),
                    .post_order = timeline_ ? timeline_->next_order() : 0};
   // The call's CPU overhead keeps the rank inside MPI from now on: a
   // rendezvous answer that reaches it meanwhile is handled at once.
@@ -119,7 +119,13 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
     rank(dst).inbox.add_unexpected(key, tid);
   }
   apply(fx);
-  cpu(me, overhead);
+  if (rank(me).posts_ahead) {
+    // The next call starts when this overhead ends (cpu()'s sleep, the same
+    // double); the rank sleeps it only before a call that depends on others.
+    if (overhead > 0) rank(me).busy_until = t.post_time + overhead * core_speed(me) / core_speed(me);
+  } else {
+    cpu(me, overhead);
+  }
   return rid;
 }
 
@@ -127,6 +133,7 @@ RequestId EngineCore::irecv(int me, int src, std::uint64_t bytes, int tag, int c
   check_aborted();
   if (src != kAnySource) check_peer(me, src, "receive from");
   (void)datatype;  // the layout the receiver unpacks into is the sender's here
+  catch_up(me);
   Effects fx;
   enter_mpi(me, fx);
   const Request q{
@@ -227,7 +234,7 @@ void EngineCore::enter_mpi(int me, Effects& fx) {
 void EngineCore::start_transfer(TransferId tid, Effects& fx) {
   auto& t = transfers_[tid];
   t.state = Transfer::State::Moving;
-  t.start = now();
+  t.start = std::max(now(), t.post_time);  // a send posted ahead starts at its post
   fx.starts.push_back(tid);
   if (!t.eager) {
     // Transport buffering (docs/mpi-semantics.md): Open MPI's TCP BTL writes
@@ -329,6 +336,7 @@ void EngineCore::complete_send(TransferId tid, double time, Effects& fx) {
 bool EngineCore::matched(const Request& q) const { return q.transfer != kNoId && transfers_[q.transfer].matched; }
 
 void EngineCore::waitall(int me, const std::vector<RequestId>& ids) {
+  catch_up(me);
   {
     auto& r = rank(me);
     r.wait_incomplete = 0;
@@ -443,9 +451,34 @@ void EngineCore::cpu(int me, double seconds) {
 
 double EngineCore::core_speed(int me) const { return ranks_[static_cast<std::size_t>(me)].core_speed; }
 
+// Posting ahead. A rank alone on its core whose sends no other rank can
+// observe before their post instants (see allow_posting_ahead) need not
+// sleep each send's CPU overhead: it posts the next send at once, stamped
+// with the instant the overhead ends, and the model starts its data then.
+// Which receive a send matches cannot change (MPI matches in each sender's
+// order, and no receive takes any source), nor when: an eager message's
+// data moves from its post, a rendezvous one's from max(post, receive). The
+// rank sleeps what it owes before any other call (catch_up): one SimGrid
+// sleep per run of sends instead of one per send.
+void EngineCore::allow_posting_ahead(bool exact_sources) {
+  const bool allowed = exact_sources && model_->accepts_early_starts() && model_->delivers_by_itself() &&
+                       progress_ != Progress::None && recorder_ == nullptr && !timeline_;
+  for (auto& r : ranks_) r.posts_ahead = allowed && !r.core_shared;
+}
+
+double EngineCore::local_time(int me) const { return std::max(now(), ranks_[static_cast<std::size_t>(me)].busy_until); }
+
+void EngineCore::catch_up(int me) {
+  if (!(rank(me).busy_until > now())) return;
+  rank(me).paying_overhead = true;
+  sg4::this_actor::sleep_until(rank(me).busy_until);
+  rank(me).paying_overhead = false;
+}
+
 bool EngineCore::test(int me, RequestId id) {
   if (!rank(me).requests.valid(id)) throw Error(fmt::format("rank {}: test on unknown request {}", me, id));
   check_aborted();
+  catch_up(me);
   {
     Effects fx;
     enter_mpi(me, fx);
@@ -490,6 +523,7 @@ void EngineCore::on_completed(RankState& r, RequestId id, Effects& fx) {
 void EngineCore::compute(int me, double flops) {
   check_aborted();
   if (!(flops >= 0) || !std::isfinite(flops)) throw Error(fmt::format("rank {}: invalid compute amount {}", me, flops));
+  catch_up(me);
   if (flops > 0) sg4::this_actor::execute(flops * compute_slowdown_);
 }
 
@@ -498,12 +532,14 @@ void EngineCore::sleep(int me, double seconds) {
   if (!(seconds >= 0) || !std::isfinite(seconds)) {
     throw Error(fmt::format("rank {}: invalid sleep duration {}", me, seconds));
   }
+  catch_up(me);
   if (seconds > 0) sg4::this_actor::sleep_for(seconds);
 }
 
 // ---------------------------------------------------------------- lifecycle
 
 void EngineCore::rank_finished(int me) {
+  catch_up(me);
   auto& r = rank(me);
   r.finished = true;
   r.finish_time = now();

@@ -44,6 +44,15 @@ class EngineCore final : public TransferSink {
   // The recording, sorted, once the run is over.
   Timeline take_timeline();
   Progress progress() const { return progress_; }
+  // Lets ranks post their sends ahead of SimGrid's clock (see isend) where
+  // the result cannot differ: `exact_sources` (no receive from
+  // MPI_ANY_SOURCE in the run), a model that accepts early starts and
+  // delivers by itself, background progression, no attribution or timeline,
+  // and only for ranks alone on their core. Call after set_model and
+  // record_timeline.
+  void allow_posting_ahead(bool exact_sources);
+  // Rank `me`'s time: SimGrid's clock, or later while it posts sends ahead.
+  double local_time(int me) const;
   DatatypeId intern(const Datatype& type) { return datatypes_.intern(type); }
   ContextRegistry& contexts() { return contexts_; }
   int rank_count() const { return static_cast<int>(ranks_.size()); }
@@ -114,6 +123,10 @@ class EngineCore final : public TransferSink {
     bool sleeping = false;           // waiting on `wakeup`
     bool awaiting = false;           // in a wait on SimGrid activities (inside MPI)
     bool paying_overhead = false;    // busy with an MPI call's CPU overhead (inside MPI)
+    // Posting ahead (allow_posting_ahead): whether the rank may, and until
+    // when its core is busy with send overheads it has not slept yet.
+    bool posts_ahead = false;
+    double busy_until = 0;
     // Without background progression: rendezvous handshakes waiting for
     // this rank to enter an MPI call.
     std::vector<TransferId> handshakes;
@@ -148,6 +161,7 @@ class EngineCore final : public TransferSink {
   void receiver_saw_request(TransferId id, int caller, Effects& fx);
   void enter_mpi(int me, Effects& fx);
   void cpu(int me, double seconds);
+  void catch_up(int me);
   void pay_receive_overhead(int me, double seconds);
   void complete_receive(RankState& receiver, RequestId recv, double when, Effects& fx);
   bool matched(const Request& q) const;

@@ -94,6 +94,11 @@ class CommunicationModel {
   // charge it on the CPU (`--model A+loggops`, overheads_on_top.hpp); a model
   // used alone charges its gaps where it models them (loggops: its NIC).
   virtual double overhead_gap(const Transfer& /*t*/) const { return 0; }
+  // Whether start(id) may come before t.start, SimGrid's clock behind it:
+  // a rank alone on its core then posts its sends at their exact later
+  // instants without sleeping each send's overhead (EngineCore::isend). The
+  // model must start the transfer at t.start exactly, as if started then.
+  virtual bool accepts_early_starts() const { return false; }
   // With attribution: the time from t.start to the arrival of its last byte
   // that the model gives `t` alone on the platform, with the same protocol
   // (the denominator of its slowdown; each model's README, "Attribution").

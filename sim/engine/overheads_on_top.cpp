@@ -63,6 +63,7 @@ class OverheadsOnTop final : public CommunicationModel {
       ready = it->second;
       data_ready_.erase(it);
     }
+    ready = std::max(ready, t.start);  // a send posted ahead of the clock (accepts_early_starts)
     if (ready <= now) {
       data_->start(id);
       return;
@@ -81,6 +82,10 @@ class OverheadsOnTop final : public CommunicationModel {
   }
 
   bool delivers_by_itself() const override { return data_->delivers_by_itself(); }
+  // A transfer waits in pending_ until its sender's CPU is done, never
+  // before its start: the data model sees it start at its exact instant.
+  // Not with --step or a timeline, which report the instants as they come.
+  bool accepts_early_starts() const override { return !context_.step && context_.loads == nullptr; }
 
   // Only for data models that do not deliver by themselves (simgrid-lmm):
   // a transfer still waiting for its sender's CPU is started first.

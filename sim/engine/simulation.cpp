@@ -212,6 +212,7 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
     }
   }
   if (options.record_timeline) core.record_timeline();
+  core.allow_posting_ahead(!workload.receives_from_any_source());
   std::shared_ptr<StepLog> step_log;
   if (options.step_out != nullptr) {
     std::vector<MovingTransfer> probe;

@@ -14,6 +14,11 @@ class Workload {
   virtual std::string description() const = 0;
   // Runs `mpi.rank()`'s program inside its actor; blocking calls block the actor.
   virtual void run(Mpi& mpi) = 0;
+  // Whether a rank may post a receive from MPI_ANY_SOURCE. Without such
+  // receives, which message a receive matches does not depend on when other
+  // ranks post (MPI's order is per sender), so ranks may post their sends
+  // ahead of SimGrid's clock (EngineCore::allow_posting_ahead).
+  virtual bool receives_from_any_source() const { return true; }
 };
 
 }  // namespace contend

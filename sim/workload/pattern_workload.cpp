@@ -109,6 +109,11 @@ PatternWorkload::PatternWorkload(Pattern pattern, coll::CollectiveSettings colle
 
 PatternWorkload::PatternWorkload(const ManyPairPattern& exchange) : PatternWorkload(to_pattern(exchange)) {}
 
+bool PatternWorkload::receives_from_any_source() const {
+  return std::any_of(pattern_.steps.begin(), pattern_.steps.end(),
+                     [](const StepSpec& step) { return std::holds_alternative<coll::CollectiveCall>(step.content); });
+}
+
 void PatternWorkload::run(Mpi& mpi) {
   for (const auto& step : steps_) step->run(mpi);
 }

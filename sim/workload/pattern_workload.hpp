@@ -42,6 +42,8 @@ class PatternWorkload final : public Workload {
   int rank_count() const override { return pattern_.ranks; }
   std::string description() const override { return describe(pattern_); }
   void run(Mpi& mpi) override;
+  // Exchanges receive from named ranks; only collectives may take any source.
+  bool receives_from_any_source() const override;
   const Pattern& pattern() const { return pattern_; }
   const coll::CollectiveSettings& collectives() const { return collectives_; }
 
