@@ -41,6 +41,7 @@ class PatternWorkload final : public Workload {
 
   int rank_count() const override { return pattern_.ranks; }
   std::string description() const override { return describe(pattern_); }
+  std::uint64_t expected_messages() const override { return pattern_.message_count(); }
   void run(Mpi& mpi) override;
   const Pattern& pattern() const { return pattern_; }
   const coll::CollectiveSettings& collectives() const { return collectives_; }
