@@ -493,20 +493,28 @@ Pattern read_pattern(std::istream& in, const std::string& name, const PatternLim
 // same pattern, and the same error for the same first bad line, as reading
 // it line by line.
 Pattern read_pattern(const std::string& path, const PatternLimits& limits) {
+  // Only a regular file of a reasonable size is read whole: a device or a
+  // pipe (/dev/zero) is read line by line, where the line limit stops it.
+  constexpr std::uintmax_t kParallelBytes = 1 << 20, kWholeBytes = std::uintmax_t{1} << 30;
+  std::error_code error;
+  const std::uintmax_t size =
+      std::filesystem::is_regular_file(path, error) ? std::filesystem::file_size(path, error) : 0;
+  std::ifstream in = open_input(path, "cannot open pattern file '" + path + "'");
+  if (error || size < kParallelBytes || size > kWholeBytes || std::thread::hardware_concurrency() < 2) {
+    return read_pattern(in, path, limits);
+  }
   std::string text;
   {
-    std::ifstream in = open_input(path, "cannot open pattern file '" + path + "'");
     std::ostringstream whole;
     whole << in.rdbuf();
     if (in.bad()) throw Error("error while reading '" + path + "'");
     text = std::move(whole).str();
   }
-  constexpr std::size_t kParallelBytes = 1 << 20;
-  const std::size_t parts = text.size() >= kParallelBytes && std::thread::hardware_concurrency() >= 2 ? 2 : 1;
-  const auto pieces = split_at_lines(text, parts);
+  const auto pieces = split_at_lines(text, 2);
   std::vector<std::future<std::vector<FastRun>>> scans;
-  for (std::size_t i = 1; i < pieces.size(); ++i)
+  for (std::size_t i = 1; i < pieces.size(); ++i) {
     scans.push_back(std::async(std::launch::async, scan_chunk, pieces[i]));
+  }
   PatternReader reader(path, limits);
   auto take = [&reader](const std::vector<FastRun>& runs) {
     for (const auto& run : runs) {
