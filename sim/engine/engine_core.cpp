@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "sim/core/error.hpp"
+#include "sim/core/huge_pages.hpp"
 #include "sim/core/limits.hpp"
 #include "sim/engine/simgrid_platform.hpp"
 
@@ -44,6 +45,14 @@ EngineCore::EngineCore(const Platform& platform, const Mapping& mapping, const S
   std::unordered_map<const sg4::Host*, int> ranks_on_core;
   for (const auto& s : ranks_) ++ranks_on_core[s.host];
   for (auto& s : ranks_) s.core_shared = ranks_on_core[s.host] > 1;
+}
+
+void EngineCore::expect_messages(std::uint64_t messages) {
+  // A hint: bounded by the messages a pattern may hold, so that a wrong one
+  // cannot reserve absurd address space.
+  const auto count = static_cast<std::size_t>(std::min(messages, limits::kMaxMessages));
+  transfers_.reserve(count);
+  if (record_messages_) reserve_huge(messages_, count);
 }
 
 void EngineCore::check_peer(int me, int peer, const char* what) const {

@@ -35,6 +35,10 @@ class EngineCore final : public TransferSink {
              Progress progress, AttributionRecorder* recorder = nullptr);
 
   void set_model(CommunicationModel* model) { model_ = model; }
+  // The workload will post about `messages` messages: the transfer table and
+  // the message records are reserved for them at once (no reallocation and
+  // copy as they grow, huge pages: sim/core/huge_pages.hpp).
+  void expect_messages(std::uint64_t messages);
   // Record what each rank does in time, and every received message
   // (--timeline, --paje). Without it nothing is recorded.
   void record_timeline() { timeline_.emplace(); }
@@ -65,6 +69,8 @@ class EngineCore final : public TransferSink {
   RequestId irecv(int me, int src, std::uint64_t bytes, int tag, int comm, DatatypeId datatype = kContiguous);
   void wait(int me, RequestId id) { waitall(me, std::vector<RequestId>{id}); }
   void waitall(int me, const std::vector<RequestId>& ids);
+  // Rank `me` is about to post `count` requests before it waits (a hint).
+  void reserve_requests(int me, std::size_t count) { rank(me).requests.reserve(count); }
   bool test(int me, RequestId id);
   void compute(int me, double flops);
   double core_speed(int me) const;

@@ -1,15 +1,22 @@
 #pragma once
-// A binary min-heap of (time, id) in which each id appears at most once and
+// A min-heap of (time, id) in which each id appears at most once and
 // knows where it sits: inserting, moving or erasing an id's event is
 // O(log n) and leaves nothing stale behind. (With lazy re-insertion, a node
 // with k flows whose rates all change at each of its k events fills a queue
 // with k^2 dead entries.) Ties are broken by id, so simultaneous events come
-// out in the same order on every run.
+// out in the same order on every run; that order depends on nothing but the
+// events' (time, id), not on the heap's shape.
+//
+// Four children per node: a heap of millions of timers (every message of a
+// large exchange starts its latency at once) is half as deep as a binary
+// one, and the four children of a node lie in one or two cache lines, so
+// that a pop costs about half the cache misses.
 //
 // The one event heap of the fluid models, as SimGrid's ActionHeap is its
 // network model's: FluidModel's per-transfer timers, staircase's groups and
 // message classes, tau-Lop's transfer steps. Ids index a position table, so
 // they should be small and dense (transfer slots, class or group numbers).
+#include <algorithm>
 #include <cassert>
 #include <concepts>
 #include <cstddef>
@@ -86,11 +93,13 @@ class IndexedHeap {
   }
   // Both sifts carry the moving entry in hand and shift the others into its
   // hole: one write per level instead of a swap.
+  static constexpr std::size_t kArity = 4;
+  static std::size_t parent(std::size_t i) { return (i - 1) / kArity; }
   void sift_up(std::size_t i) {
     const Entry e = heap_[i];
-    while (i > 0 && before(e, heap_[(i - 1) / 2])) {
-      place(i, heap_[(i - 1) / 2]);
-      i = (i - 1) / 2;
+    while (i > 0 && before(e, heap_[parent(i)])) {
+      place(i, heap_[parent(i)]);
+      i = parent(i);
     }
     place(i, e);
   }
@@ -98,9 +107,13 @@ class IndexedHeap {
     const Entry e = heap_[i];
     const std::size_t n = heap_.size();
     while (true) {
-      std::size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
+      const std::size_t first = kArity * i + 1;
+      if (first >= n) break;
+      std::size_t child = first;
+      const std::size_t end = std::min(first + kArity, n);
+      for (std::size_t c = first + 1; c < end; ++c) {
+        if (before(heap_[c], heap_[child])) child = c;
+      }
       if (!before(heap_[child], e)) break;
       place(i, heap_[child]);
       i = child;

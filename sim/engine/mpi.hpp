@@ -33,6 +33,9 @@ class Mpi {
   ContextRegistry& contexts() { return core_.contexts(); }
   void wait(RequestId id);
   void waitall(const std::vector<RequestId>& ids);
+  // The rank is about to post `count` nonblocking requests before it waits:
+  // a hint that saves growing its request table one post at a time.
+  void reserve_requests(std::size_t count) { core_.reserve_requests(rank_, count); }
   // True (and the request freed) if it has completed.
   bool test(RequestId id);
   // Blocking calls (MPI_Send, MPI_Recv).

@@ -35,6 +35,9 @@ class RequestPool {
     return static_cast<RequestId>(slots_.size() - 1);
   }
   void release(RequestId id) { free_.push_back(id); }
+  // Room for `count` requests posted before any is released (one exchange's
+  // isends and irecvs): no reallocation and copy as they are posted.
+  void reserve(std::size_t count) { slots_.reserve(count); }
   Request& operator[](RequestId id) { return slots_[id]; }
   const Request& operator[](RequestId id) const { return slots_[id]; }
   bool valid(RequestId id) const { return id < slots_.size(); }

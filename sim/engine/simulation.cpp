@@ -205,6 +205,7 @@ Results simulate(const Platform& platform, const Mapping& mapping, Workload& wor
   auto model = info.create(ModelContext{platform, mapping, simgrid, platform.model_section(info.name), core,
                                         recorder.get(), loads.get(), options.step_out != nullptr});
   core.set_model(model.get());
+  core.expect_messages(workload.expected_messages());
   for (Level level : kAllLevels) {
     if (platform.level(level).transport_buffer > 0 && !model->releases_senders(level)) {
       throw Error(fmt::format("model {} cannot simulate levels.{}.transport_buffer: {} (docs/mpi-semantics.md)",

@@ -60,6 +60,7 @@ class ExchangeStep final : public PatternStep {
     std::vector<std::uint32_t> delayed;
     sends.reserve(out_offsets_[r + 1] - out_offsets_[r]);
     recvs.reserve(in_offsets_[r + 1] - in_offsets_[r]);
+    mpi.reserve_requests(sends.capacity() + recvs.capacity());
     for (auto i = out_offsets_[r]; i < out_offsets_[r + 1]; ++i) {
       const auto& m = messages[out_index_[i]];
       if (m.start > 0) {

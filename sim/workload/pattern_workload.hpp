@@ -41,6 +41,7 @@ class PatternWorkload final : public Workload {
 
   int rank_count() const override { return pattern_.ranks; }
   std::string description() const override { return describe(pattern_); }
+  std::uint64_t expected_messages() const override { return pattern_.message_count(); }
   void run(Mpi& mpi) override;
   // Exchanges receive from named ranks; only collectives may take any source.
   bool receives_from_any_source() const override;
