@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "sim/core/error.hpp"
-#include "sim/core/huge_pages.hpp"
 #include "sim/core/limits.hpp"
 #include "sim/engine/simgrid_platform.hpp"
 
@@ -52,7 +51,7 @@ void EngineCore::expect_messages(std::uint64_t messages) {
   // cannot reserve absurd address space.
   const auto count = static_cast<std::size_t>(std::min(messages, limits::kMaxMessages));
   transfers_.reserve(count);
-  if (record_messages_) reserve_huge(messages_, count);
+  if (record_messages_) messages_.reserve(count);
 }
 
 void EngineCore::check_peer(int me, int peer, const char* what) const {

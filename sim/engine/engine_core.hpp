@@ -37,7 +37,7 @@ class EngineCore final : public TransferSink {
   void set_model(CommunicationModel* model) { model_ = model; }
   // The workload will post about `messages` messages: the transfer table and
   // the message records are reserved for them at once (no reallocation and
-  // copy as they grow, huge pages: sim/core/huge_pages.hpp).
+  // copy as they grow: pages reserved but never written cost no memory).
   void expect_messages(std::uint64_t messages);
   // Record what each rank does in time, and every received message
   // (--timeline, --paje). Without it nothing is recorded.

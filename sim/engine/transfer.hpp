@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "sim/core/datatype.hpp"
-#include "sim/core/huge_pages.hpp"
 #include "sim/core/mapping.hpp"
 #include "sim/core/platform.hpp"
 
@@ -62,8 +61,9 @@ class TransferTable {
     return static_cast<TransferId>(slots_.size() - 1);
   }
   void release(TransferId id) { free_.push_back(id); }
-  // Room for `count` transfers in flight at once, on huge pages.
-  void reserve(std::size_t count) { reserve_huge(slots_, count); }
+  // Room for `count` transfers in flight at once: no reallocation and copy
+  // as they are posted.
+  void reserve(std::size_t count) { slots_.reserve(count); }
   Transfer& operator[](TransferId id) { return slots_[id]; }
   const Transfer& operator[](TransferId id) const { return slots_[id]; }
   std::size_t capacity() const { return slots_.size(); }

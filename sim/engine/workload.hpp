@@ -14,7 +14,7 @@ class Workload {
   // One line for summaries, e.g. "pattern halo-256.pattern (1184 messages)".
   virtual std::string description() const = 0;
   // How many messages the run will post, if known (0: unknown). The engine
-  // reserves its per-message tables for them once (sim/core/huge_pages.hpp).
+  // reserves its per-message tables for them once.
   virtual std::uint64_t expected_messages() const { return 0; }
   // Runs `mpi.rank()`'s program inside its actor; blocking calls block the actor.
   virtual void run(Mpi& mpi) = 0;
