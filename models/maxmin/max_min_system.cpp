@@ -64,7 +64,7 @@ void MaxMinSystem::mark_modified(LinkId l) {
 void MaxMinSystem::attach(VariableId v) {
   const Variable& x = variables_[v];
   for (std::uint32_t i = x.first_link; i < x.first_link + x.link_count; ++i) {
-    auto& list = links_[link_ids_[i]].variables;
+    auto& list = link_states_[link_ids_[i]].variables;
     slots_[i] = static_cast<std::uint32_t>(list.size());
     list.push_back(v);
   }
@@ -73,7 +73,7 @@ void MaxMinSystem::attach(VariableId v) {
 void MaxMinSystem::detach(VariableId v) {
   const Variable& x = variables_[v];
   for (std::uint32_t i = x.first_link; i < x.first_link + x.link_count; ++i) {
-    auto& list = links_[link_ids_[i]].variables;
+    auto& list = link_states_[link_ids_[i]].variables;
     const VariableId last = list.back();
     const std::uint32_t slot = slots_[i];
     list[slot] = last;
@@ -177,8 +177,12 @@ void MaxMinSystem::discover(VariableId v) {
   usage_[v] = x.count / x.penalty;
   solved_.push_back(v);
   for (LinkId next : links_of(x)) {
-    if (link_states_[next].visited == epoch_) continue;
-    link_states_[next].visited = epoch_;
+    LinkState& state = link_states_[next];
+    if (state.visited == epoch_) continue;
+    state.visited = epoch_;
+    // Its list is read when the link is set up, a few links later: between
+    // two solves the engine's messages have evicted it from the caches.
+    __builtin_prefetch(state.variables.data());
     stack_.push_back(next);
   }
 }
@@ -195,20 +199,25 @@ void MaxMinSystem::set_up_link(LinkId l) {
   state.remaining = state.dynamic_bound;
   if (!(state.remaining > state.dynamic_bound * kPrecision)) {
     all_may_saturate_ = false;
-    for (VariableId v : link.variables) {
+    for (VariableId v : state.variables) {
       if (visited_[v] != epoch_) discover(v);
     }
     return;
   }
-  // Summed in the order of link.variables, as SimGrid does.
+  // The variables not seen yet are read in the loops below: their loads
+  // overlap rather than wait for one another.
+  for (VariableId v : state.variables) {
+    if (visited_[v] != epoch_) __builtin_prefetch(&variables_[v]);
+  }
+  // Summed in the order of state.variables, as SimGrid does.
   double usage = 0;
   if (state.policy != Policy::FatPipe) {
-    for (VariableId v : link.variables) {
+    for (VariableId v : state.variables) {
       if (visited_[v] != epoch_) discover(v);
       usage += usage_[v];
     }
   } else {
-    for (VariableId v : link.variables) {
+    for (VariableId v : state.variables) {
       if (visited_[v] != epoch_) discover(v);
       usage = std::max(usage, 1.0 / variables_[v].penalty);
     }
@@ -278,7 +287,7 @@ void MaxMinSystem::find_saturated() {
 void MaxMinSystem::list_saturated_variables() {
   for (std::uint32_t position : saturated_) {
     const LinkId l = light_[position];
-    for (VariableId v : links_[l].variables) {
+    for (VariableId v : link_states_[l].variables) {
       if (flags_[v] != 0) continue;  // fixed or listed
       flags_[v] = kListed;
       variables_[v].bottleneck = l;
@@ -328,7 +337,7 @@ void MaxMinSystem::refresh_stale() {
 // fixed yet.
 void MaxMinSystem::update_fat_pipe(LinkId l) {
   double usage = 0.0;
-  for (VariableId v : links_[l].variables) {
+  for (VariableId v : link_states_[l].variables) {
     const Variable& other = variables_[v];
     if (other.value > 0) continue;
     usage = std::max(usage, 1.0 / other.penalty);

@@ -89,13 +89,13 @@ class MaxMinSystem {
   struct Link {
     double bandwidth = 0;
     std::function<double(int)> capacity;
-    int flows = 0;                      // SimGrid's concurrency: flows crossing it
-    std::vector<VariableId> variables;  // those with flows
-    bool modified = false;              // in modified_links_
-    int capacity_flows = -1;            // NONLINEAR: the n of capacity_value
-    double capacity_value = 0;          // capacity(capacity_flows)
+    int flows = 0;              // SimGrid's concurrency: flows crossing it
+    bool modified = false;      // in modified_links_
+    int capacity_flows = -1;    // NONLINEAR: the n of capacity_value
+    double capacity_value = 0;  // capacity(capacity_flows)
   };
-  struct LinkState {  // by link, for the solve under way
+  struct LinkState {                    // by link, what a solve reads
+    std::vector<VariableId> variables;  // those with flows
     double dynamic_bound = 0, remaining = 0, usage = 0;
     std::uint32_t light = kNone;  // position in light_, while it may saturate
     std::uint32_t visited = 0;    // component search epoch
