@@ -92,6 +92,7 @@ void MaxMinSystem::set_penalty(VariableId v, double penalty) {
   Variable& x = variables_[v];
   if (x.penalty == penalty) return;
   x.penalty = penalty;
+  usage_[v] = x.count / x.penalty;
   if (x.count == 0) return;
   for (LinkId l : links_of(x)) mark_modified(l);
 }
@@ -101,6 +102,7 @@ void MaxMinSystem::add_flows(VariableId v, int count) {
   if (count <= 0) return;
   if (x.count == 0) attach(v);
   x.count += count;
+  usage_[v] = x.count / x.penalty;
   for (LinkId l : links_of(x)) {
     links_[l].flows += count;
     mark_modified(l);
@@ -112,6 +114,7 @@ void MaxMinSystem::remove_flows(VariableId v, int count) {
   assert(count <= x.count);
   if (count <= 0) return;
   x.count -= count;
+  usage_[v] = x.count / x.penalty;
   for (LinkId l : links_of(x)) {
     links_[l].flows -= count;
     mark_modified(l);
@@ -174,7 +177,6 @@ void MaxMinSystem::discover(VariableId v) {
   Variable& x = variables_[v];
   visited_[v] = epoch_;
   x.previous = x.value;
-  usage_[v] = x.count / x.penalty;
   solved_.push_back(v);
   for (LinkId next : links_of(x)) {
     LinkState& state = link_states_[next];

@@ -138,7 +138,7 @@ class MaxMinSystem {
   std::vector<Link> links_;
   std::vector<LinkState> link_states_;  // by link
   std::vector<Variable> variables_;
-  std::vector<double> usage_;           // by variable: count / penalty, for the solve under way
+  std::vector<double> usage_;           // by variable: count / penalty, kept as they change
   std::vector<std::uint32_t> visited_;  // by variable: component search epoch
   std::vector<std::uint8_t> flags_;     // by variable: kFixed, kListed
   std::vector<LinkId> link_ids_;        // every variable's links, by Variable::first_link

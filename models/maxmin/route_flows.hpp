@@ -9,12 +9,13 @@
 // (Model::next_occurring_event_lazy). A rate change costs one update of the
 // route, not one per flow.
 #include <algorithm>
-#include <boost/heap/d_ary_heap.hpp>
 #include <functional>
 #include <limits>
+#include <queue>
 #include <utility>
 #include <vector>
 
+#include "sim/engine/queue_contents.hpp"
 #include "sim/engine/transfer.hpp"
 
 namespace contend {
@@ -58,7 +59,7 @@ class RouteFlows {
   // Calls f(id, rate) for each flow on the route (for --step).
   template <class F>
   void for_each_flow(F f) const {
-    for (const auto& [end, id] : ends_) f(id, rate_);
+    for (const auto& [end, id] : queue_contents(ends_)) f(id, rate_);
   }
 
   // Appends the flows that complete within `precision` of `now` (their end
@@ -104,13 +105,9 @@ class RouteFlows {
   // ends_.top().first, kept beside the clock: a solve reads it for every
   // route whose rate changed, and the queue's storage is elsewhere in memory.
   double first_end_ = kNever;
-  // (service at which the flow is complete, transfer), soonest first. Four
-  // children a node: a route holds hundreds of flows when a halo exchange
-  // posts every message at once, and popping one walks half as many levels
-  // (cache lines) as in a binary heap. The pairs are distinct (one per
-  // transfer), so any heap pops them in the same order.
-  using ServiceQueue = boost::heap::d_ary_heap<std::pair<double, TransferId>, boost::heap::arity<4>,
-                                               boost::heap::compare<std::greater<>>>;
+  using ServiceQueue =
+      std::priority_queue<std::pair<double, TransferId>, std::vector<std::pair<double, TransferId>>, std::greater<>>;
+  // (service at which the flow is complete, transfer), soonest first.
   ServiceQueue ends_;
   // Transport buffering: (service at which the flow's sender is released,
   // transfer), soonest first; empty without it, so it costs nothing then.
