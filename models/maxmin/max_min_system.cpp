@@ -22,9 +22,11 @@ void subtract(double& variable, double value, double precision) {
 MaxMinSystem::LinkId MaxMinSystem::add_link(double bandwidth, Policy policy, std::function<double(int)> capacity) {
   Link link;
   link.bandwidth = bandwidth;
-  link.policy = policy;
   link.capacity = std::move(capacity);
   links_.push_back(std::move(link));
+  LinkState state;
+  state.policy = policy;
+  link_states_.push_back(state);
   return static_cast<LinkId>(links_.size() - 1);
 }
 
@@ -33,7 +35,7 @@ double MaxMinSystem::alone_rate(VariableId v) const {
   double rate = x.bound > 0 ? x.bound : std::numeric_limits<double>::infinity();
   for (LinkId l : links_of(x)) {
     const Link& link = links_[l];
-    rate = std::min(rate, link.policy == Policy::NonLinear && link.capacity ? link.capacity(1) : link.bandwidth);
+    rate = std::min(rate, policy(l) == Policy::NonLinear && link.capacity ? link.capacity(1) : link.bandwidth);
   }
   return rate;
 }
@@ -47,6 +49,9 @@ MaxMinSystem::VariableId MaxMinSystem::add_variable(std::vector<LinkId> links, d
   link_ids_.insert(link_ids_.end(), links.begin(), links.end());
   slots_.resize(link_ids_.size(), kNone);
   variables_.push_back(x);
+  usage_.push_back(0);
+  visited_.push_back(0);
+  flags_.push_back(0);
   return static_cast<VariableId>(variables_.size() - 1);
 }
 
@@ -59,7 +64,7 @@ void MaxMinSystem::mark_modified(LinkId l) {
 void MaxMinSystem::attach(VariableId v) {
   const Variable& x = variables_[v];
   for (std::uint32_t i = x.first_link; i < x.first_link + x.link_count; ++i) {
-    auto& list = links_[link_ids_[i]].variables;
+    auto& list = link_states_[link_ids_[i]].variables;
     slots_[i] = static_cast<std::uint32_t>(list.size());
     list.push_back(v);
   }
@@ -68,7 +73,7 @@ void MaxMinSystem::attach(VariableId v) {
 void MaxMinSystem::detach(VariableId v) {
   const Variable& x = variables_[v];
   for (std::uint32_t i = x.first_link; i < x.first_link + x.link_count; ++i) {
-    auto& list = links_[link_ids_[i]].variables;
+    auto& list = link_states_[link_ids_[i]].variables;
     const VariableId last = list.back();
     const std::uint32_t slot = slots_[i];
     list[slot] = last;
@@ -87,6 +92,7 @@ void MaxMinSystem::set_penalty(VariableId v, double penalty) {
   Variable& x = variables_[v];
   if (x.penalty == penalty) return;
   x.penalty = penalty;
+  usage_[v] = x.count / x.penalty;
   if (x.count == 0) return;
   for (LinkId l : links_of(x)) mark_modified(l);
 }
@@ -96,6 +102,7 @@ void MaxMinSystem::add_flows(VariableId v, int count) {
   if (count <= 0) return;
   if (x.count == 0) attach(v);
   x.count += count;
+  usage_[v] = x.count / x.penalty;
   for (LinkId l : links_of(x)) {
     links_[l].flows += count;
     mark_modified(l);
@@ -107,6 +114,7 @@ void MaxMinSystem::remove_flows(VariableId v, int count) {
   assert(count <= x.count);
   if (count <= 0) return;
   x.count -= count;
+  usage_[v] = x.count / x.penalty;
   for (LinkId l : links_of(x)) {
     links_[l].flows -= count;
     mark_modified(l);
@@ -129,20 +137,29 @@ const std::vector<MaxMinSystem::VariableId>& MaxMinSystem::solve() {
   return solved_;
 }
 
+// A new epoch marks nothing visited; at the wrap of the counter (after 4e9
+// solves) every mark is cleared instead.
+void MaxMinSystem::next_epoch() {
+  if (++epoch_ != 0) return;
+  for (LinkState& state : link_states_) state.visited = 0;
+  std::fill(visited_.begin(), visited_.end(), 0);
+  epoch_ = 1;
+}
+
 // The modified links and every link coupled to them through variables with
 // flows, in SimGrid's order of discovery (depth first from each modified
 // link); solved_ gets those variables. Each link is set up for the solve as
 // it is reached, in that order (the first loop of SimGrid's maxmin_solve):
 // one walk over the component instead of two.
 void MaxMinSystem::set_up_component() {
-  ++epoch_;
-  min_usage_ = -1;
+  next_epoch();
   light_.clear();
-  saturated_.clear();
+  light_ratio_.clear();
+  all_may_saturate_ = true;
   for (LinkId start : modified_links_) {
     links_[start].modified = false;
-    if (links_[start].visited == epoch_) continue;
-    links_[start].visited = epoch_;
+    if (link_states_[start].visited == epoch_) continue;
+    link_states_[start].visited = epoch_;
     stack_.push_back(start);
     while (!stack_.empty()) {
       const LinkId l = stack_.back();
@@ -151,118 +168,200 @@ void MaxMinSystem::set_up_component() {
     }
   }
   modified_links_.clear();
+  reset_values();
+}
+
+// A variable of the component reached for the first time: its usage for
+// this solve, and its links not reached yet on the stack.
+void MaxMinSystem::discover(VariableId v) {
+  Variable& x = variables_[v];
+  visited_[v] = epoch_;
+  x.previous = x.value;
+  solved_.push_back(v);
+  for (LinkId next : links_of(x)) {
+    LinkState& state = link_states_[next];
+    if (state.visited == epoch_) continue;
+    state.visited = epoch_;
+    // Its list is read when the link is set up, a few links later: between
+    // two solves the engine's messages have evicted it from the caches.
+    __builtin_prefetch(state.variables.data());
+    stack_.push_back(next);
+  }
 }
 
 // Discovers the variables of `l` not seen yet (their links go on the stack),
 // then gives `l` its capacity, remaining capacity and usage, and lists it
 // among the links that may saturate.
 void MaxMinSystem::set_up_link(LinkId l) {
-  Link& link = links_[l];
-  link.light = kNone;
-  link.dynamic_bound = link.bandwidth;
-  if (link.policy == Policy::NonLinear && link.capacity) link.dynamic_bound = link.capacity(link.flows);
-  link.remaining = link.dynamic_bound;
-  const bool may_saturate = link.remaining > link.dynamic_bound * kPrecision;
-  if (may_saturate) link.usage = 0;
-  for (VariableId v : link.variables) {
-    Variable& x = variables_[v];
-    if (x.visited != epoch_) {
-      x.visited = epoch_;
-      x.previous = x.value;
-      x.usage = x.count / x.penalty;
-      solved_.push_back(v);
-      for (LinkId next : links_of(x)) {
-        if (links_[next].visited == epoch_) continue;
-        links_[next].visited = epoch_;
-        stack_.push_back(next);
-      }
+  const Link& link = links_[l];
+  LinkState& state = link_states_[l];
+  state.light = kNone;
+  state.dynamic_bound =
+      state.policy == Policy::NonLinear && link.capacity ? nonlinear_capacity(links_[l]) : link.bandwidth;
+  state.remaining = state.dynamic_bound;
+  if (!(state.remaining > state.dynamic_bound * kPrecision)) {
+    all_may_saturate_ = false;
+    for (VariableId v : state.variables) {
+      if (visited_[v] != epoch_) discover(v);
     }
-    if (!may_saturate) continue;
-    x.value = 0.0;
-    x.fixed = false;
-    if (link.policy != Policy::FatPipe) {
-      link.usage += x.usage;
-    } else {
-      link.usage = std::max(link.usage, 1.0 / x.penalty);
+    return;
+  }
+  // The variables not seen yet are read in the loops below: their loads
+  // overlap rather than wait for one another.
+  for (VariableId v : state.variables) {
+    if (visited_[v] != epoch_) __builtin_prefetch(&variables_[v]);
+  }
+  // Summed in the order of state.variables, as SimGrid does.
+  double usage = 0;
+  if (state.policy != Policy::FatPipe) {
+    for (VariableId v : state.variables) {
+      if (visited_[v] != epoch_) discover(v);
+      usage += usage_[v];
+    }
+  } else {
+    for (VariableId v : state.variables) {
+      if (visited_[v] != epoch_) discover(v);
+      usage = std::max(usage, 1.0 / variables_[v].penalty);
     }
   }
-  if (may_saturate && link.usage > 0) {
-    link.light = static_cast<std::uint32_t>(light_.size());
-    light_.push_back({l, link.remaining / link.usage});
-    update_saturated(light_.back().remaining_over_usage, link.light);
+  state.usage = usage;
+  if (usage > 0) {
+    state.light = static_cast<std::uint32_t>(light_.size());
+    light_.push_back(l);
+    light_ratio_.push_back(state.remaining / usage);
   }
 }
 
-// SimGrid's saturated_constraints_update.
-void MaxMinSystem::update_saturated(double ratio, std::uint32_t position) {
-  if (min_usage_ < 0 || min_usage_ > ratio) {
-    min_usage_ = ratio;
-    saturated_.assign(1, position);
-  } else if (min_usage_ == ratio) {
-    saturated_.push_back(position);
+// SimGrid's set-up gives every variable of a link that may saturate the
+// value 0, not fixed: a variable crossing only links that may not keeps its
+// value (SimGrid's behaviour, kept). Done once per variable after the walk.
+void MaxMinSystem::reset_values() {
+  for (VariableId v : solved_) {
+    bool reset = all_may_saturate_;
+    if (!reset) {
+      for (LinkId l : links_of(variables_[v])) {
+        const LinkState& state = link_states_[l];
+        reset = reset || state.remaining > state.dynamic_bound * kPrecision;
+      }
+    }
+    if (!reset) continue;
+    variables_[v].value = 0.0;
+    flags_[v] &= static_cast<std::uint8_t>(~kFixed);
   }
+}
+
+// BW_MP(n) of a NONLINEAR link crossed by n flows, computed again only when
+// n changed since the last solve that set the link up: the capacity is a
+// function of n alone (LevelCapacity), and most links keep their n.
+double MaxMinSystem::nonlinear_capacity(Link& link) {
+  if (link.capacity_flows != link.flows) {
+    link.capacity_value = link.capacity(link.flows);
+    link.capacity_flows = link.flows;
+  }
+  return link.capacity_value;
+}
+
+// SimGrid's saturated_constraints_update over every link that may saturate:
+// the smallest remaining / usage, and the links at it in the order of
+// light_ (SimGrid keeps the first found, then appends the ties).
+void MaxMinSystem::find_saturated() {
+  saturated_.clear();
+  min_usage_ = -1;
+  if (light_.empty()) return;
+  // One pass, branching on a smaller ratio (rare once the first links are
+  // seen) rather than a chain of min operations.
+  double smallest = std::numeric_limits<double>::infinity();
+  const double* ratio = light_ratio_.data();
+  const auto size = static_cast<std::uint32_t>(light_ratio_.size());
+  for (std::uint32_t position = 0; position < size; ++position) {
+    if (ratio[position] < smallest) {
+      smallest = ratio[position];
+      saturated_.assign(1, position);
+    } else if (ratio[position] == smallest) {
+      saturated_.push_back(position);
+    }
+  }
+  min_usage_ = smallest;
 }
 
 // SimGrid's saturated_variable_set_update: the variables not fixed yet of
 // the saturated links.
 void MaxMinSystem::list_saturated_variables() {
   for (std::uint32_t position : saturated_) {
-    for (VariableId v : links_[light_[position].link].variables) {
-      Variable& x = variables_[v];
-      if (x.fixed || x.listed) continue;
-      x.listed = true;
-      x.bottleneck = light_[position].link;
+    const LinkId l = light_[position];
+    for (VariableId v : link_states_[l].variables) {
+      if (flags_[v] != 0) continue;  // fixed or listed
+      flags_[v] = kListed;
+      variables_[v].bottleneck = l;
       saturated_variables_.push_back(v);
     }
   }
 }
 
-void MaxMinSystem::drop_light(Link& link) {
-  if (link.light == kNone) return;
-  const std::uint32_t position = link.light;
+void MaxMinSystem::drop_light(LinkId l) {
+  LinkState& state = link_states_[l];
+  if (state.light == kNone) return;
+  const std::uint32_t position = state.light;
   light_[position] = light_.back();
-  links_[light_[position].link].light = position;
+  light_ratio_[position] = light_ratio_.back();
+  link_states_[light_[position]].light = position;
   light_.pop_back();
-  link.light = kNone;
+  light_ratio_.pop_back();
+  state.light = kNone;
 }
 
 // A link's remaining capacity and usage changed: it leaves the links that
-// may saturate once either is (numerically) zero.
-void MaxMinSystem::after_update(Link& link) {
-  if (!(link.usage > kPrecision) || !(link.remaining > link.dynamic_bound * kPrecision)) {
-    drop_light(link);
-  } else if (link.light != kNone) {
-    light_[link.light].remaining_over_usage = link.remaining / link.usage;
+// may saturate once either is (numerically) zero. Its remaining / usage is
+// computed once, before the next search for the saturated links: a round
+// fixes several variables on most links.
+inline void MaxMinSystem::after_update(LinkId l) {
+  LinkState& state = link_states_[l];
+  if (!(state.usage > kPrecision) || !(state.remaining > state.dynamic_bound * kPrecision)) {
+    drop_light(l);
+  } else if (state.light != kNone && !state.stale) {
+    state.stale = true;
+    stale_.push_back(l);
   }
 }
 
-// Shared links: the sum of the rates is bounded.
-void MaxMinSystem::update_shared(Link& link, const Variable& x) {
-  subtract(link.remaining, x.count * x.value, link.dynamic_bound * kPrecision);
-  subtract(link.usage, x.usage, kPrecision);
-  after_update(link);
+// The remaining / usage of the links updated in this round, from their
+// final remaining capacity and usage (what the last update computed).
+void MaxMinSystem::refresh_stale() {
+  for (LinkId l : stale_) {
+    LinkState& state = link_states_[l];
+    state.stale = false;
+    if (state.light != kNone) light_ratio_[state.light] = state.remaining / state.usage;
+  }
+  stale_.clear();
 }
 
 // Fat pipes: each rate is bounded; the usage is the largest of the flows not
 // fixed yet.
-void MaxMinSystem::update_fat_pipe(Link& link) {
-  link.usage = 0.0;
-  for (VariableId v : link.variables) {
+void MaxMinSystem::update_fat_pipe(LinkId l) {
+  double usage = 0.0;
+  for (VariableId v : link_states_[l].variables) {
     const Variable& other = variables_[v];
     if (other.value > 0) continue;
-    link.usage = std::max(link.usage, 1.0 / other.penalty);
+    usage = std::max(usage, 1.0 / other.penalty);
   }
-  after_update(link);
+  link_states_[l].usage = usage;
+  after_update(l);
 }
 
-void MaxMinSystem::fix(Variable& x) {
-  x.fixed = true;
+void MaxMinSystem::fix(VariableId v) {
+  const Variable& x = variables_[v];
+  flags_[v] = kFixed;
+  const double consumption = x.count * x.value;
+  const double usage = usage_[v];
   for (LinkId l : links_of(x)) {
-    Link& link = links_[l];
-    if (link.policy == Policy::FatPipe) {
-      update_fat_pipe(link);
+    LinkState& state = link_states_[l];
+    if (state.policy == Policy::FatPipe) {
+      update_fat_pipe(l);
     } else {
-      update_shared(link, x);
+      // Shared links: the sum of the rates is bounded.
+      subtract(state.remaining, consumption, state.dynamic_bound * kPrecision);
+      subtract(state.usage, usage, kPrecision);
+      after_update(l);
     }
   }
 }
@@ -270,13 +369,14 @@ void MaxMinSystem::fix(Variable& x) {
 // SimGrid's MaxMin::maxmin_solve, after its set-up (set_up_component()).
 void MaxMinSystem::solve_links() {
   double min_bound = -1;
+  find_saturated();
   list_saturated_variables();
 
   while (!light_.empty()) {
     if (saturated_variables_.empty()) {
       // Saturated links without a flow left to fix: SimGrid asserts this
       // never happens (a precision problem); drop them rather than loop.
-      for (auto it = saturated_.rbegin(); it != saturated_.rend(); ++it) drop_light(links_[light_[*it].link]);
+      for (auto it = saturated_.rbegin(); it != saturated_.rend(); ++it) drop_light(light_[*it]);
     }
     // A variable whose bound is below the level is fixed at its bound first.
     for (VariableId v : saturated_variables_) {
@@ -287,7 +387,7 @@ void MaxMinSystem::solve_links() {
     }
     for (VariableId v : saturated_variables_) {
       Variable& x = variables_[v];
-      x.listed = false;
+      flags_[v] &= static_cast<std::uint8_t>(~kListed);
       if (min_bound < 0) {
         x.value = min_usage_ / x.penalty;
       } else if (std::abs(min_bound - x.bound * x.penalty) < kPrecision) {
@@ -296,15 +396,12 @@ void MaxMinSystem::solve_links() {
       } else {
         continue;  // bounded at another level: considered again in a later round
       }
-      fix(x);
+      fix(v);
     }
     saturated_variables_.clear();
-    min_usage_ = -1;
     min_bound = -1;
-    saturated_.clear();
-    for (std::uint32_t position = 0; position < light_.size(); ++position) {
-      update_saturated(light_[position].remaining_over_usage, position);
-    }
+    refresh_stale();
+    find_saturated();
     list_saturated_variables();
   }
 }

@@ -63,9 +63,9 @@ class MaxMinSystem {
   double bound(VariableId v) const { return variables_[v].bound; }
   // The capacity the last solve gave `l` (BW_MP(n) for a NONLINEAR link
   // crossed by n flows) and the flows crossing it.
-  double capacity(LinkId l) const { return links_[l].dynamic_bound; }
+  double capacity(LinkId l) const { return link_states_[l].dynamic_bound; }
   int link_flows(LinkId l) const { return links_[l].flows; }
-  Policy policy(LinkId l) const { return links_[l].policy; }
+  Policy policy(LinkId l) const { return link_states_[l].policy; }
   // The rate of one flow of `v` alone in the system: its smallest link
   // capacity for one flow, at most its bound.
   double alone_rate(VariableId v) const;
@@ -82,16 +82,25 @@ class MaxMinSystem {
  private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
 
+  // What a solve reads and writes is kept apart from the rest, in arrays by
+  // link and by variable a few bytes wide: a solve walks every incidence of
+  // the component several times (5,600 per solve at P = 8192, issue 18), and
+  // between two solves the engine's messages evict the caches.
   struct Link {
     double bandwidth = 0;
-    Policy policy = Policy::Shared;
     std::function<double(int)> capacity;
-    int flows = 0;                      // SimGrid's concurrency: flows crossing it
+    int flows = 0;              // SimGrid's concurrency: flows crossing it
+    bool modified = false;      // in modified_links_
+    int capacity_flows = -1;    // NONLINEAR: the n of capacity_value
+    double capacity_value = 0;  // capacity(capacity_flows)
+  };
+  struct LinkState {                    // by link, what a solve reads
     std::vector<VariableId> variables;  // those with flows
-    bool modified = false;              // in modified_links_
-    std::uint64_t visited = 0;          // component search epoch
     double dynamic_bound = 0, remaining = 0, usage = 0;
     std::uint32_t light = kNone;  // position in light_, while it may saturate
+    std::uint32_t visited = 0;    // component search epoch
+    Policy policy = Policy::Shared;
+    bool stale = false;  // in stale_: its remaining / usage to compute again
   };
   // A variable's links are link_ids_[first_link, first_link + link_count),
   // its positions in their `variables` lists slots_[same range]: one array
@@ -100,45 +109,53 @@ class MaxMinSystem {
     std::uint32_t first_link = 0, link_count = 0;
     double penalty = 1, bound = 0;
     int count = 0;
+    LinkId bottleneck = kNoLink;  // the saturated link that listed it last
     double value = 0;
-    double previous = 0;                 // value before the solve under way
-    double usage = 0;                    // count / penalty, for the solve under way
-    std::uint64_t visited = 0;           // component search epoch
-    bool fixed = false, listed = false;  // solver state
-    LinkId bottleneck = kNoLink;         // the saturated link that listed it last
+    double previous = 0;  // value before the solve under way
   };
-  struct Light {  // SimGrid's ConstraintLight
-    LinkId link;
-    double remaining_over_usage;
-  };
+  // Solver state of a variable, by variable beside usage_ and visited_.
+  static constexpr std::uint8_t kFixed = 1, kListed = 2;
 
   std::span<const LinkId> links_of(const Variable& x) const { return {link_ids_.data() + x.first_link, x.link_count}; }
   void mark_modified(LinkId l);
   void attach(VariableId v);
   void detach(VariableId v);
+  void next_epoch();
   void set_up_component();
   void set_up_link(LinkId l);
-  void solve_links();
-  void update_saturated(double ratio, std::uint32_t position);
+  void discover(VariableId v);
+  void reset_values();
+  double nonlinear_capacity(Link& link);
+  void find_saturated();
   void list_saturated_variables();
-  void fix(Variable& x);
-  void update_shared(Link& link, const Variable& x);
-  void update_fat_pipe(Link& link);
-  void after_update(Link& link);
-  void drop_light(Link& link);
+  void solve_links();
+  void fix(VariableId v);
+  void update_fat_pipe(LinkId l);
+  void after_update(LinkId l);
+  void refresh_stale();
+  void drop_light(LinkId l);
 
   std::vector<Link> links_;
+  std::vector<LinkState> link_states_;  // by link
   std::vector<Variable> variables_;
-  std::vector<LinkId> link_ids_;      // every variable's links, by Variable::first_link
-  std::vector<std::uint32_t> slots_;  // beside link_ids_: its position in that link's `variables`
+  std::vector<double> usage_;           // by variable: count / penalty, kept as they change
+  std::vector<std::uint32_t> visited_;  // by variable: component search epoch
+  std::vector<std::uint8_t> flags_;     // by variable: kFixed, kListed
+  std::vector<LinkId> link_ids_;        // every variable's links, by Variable::first_link
+  std::vector<std::uint32_t> slots_;    // beside link_ids_: its position in that link's `variables`
   std::vector<LinkId> modified_links_;
-  std::uint64_t epoch_ = 0;
+  std::uint32_t epoch_ = 0;
   // Scratch of one solve.
   std::vector<LinkId> stack_;  // links reached, not set up yet
   std::vector<VariableId> solved_;
   std::vector<VariableId> changed_;
-  std::vector<Light> light_;
+  bool all_may_saturate_ = true;  // every link of the component may saturate
+  // SimGrid's ConstraintLight, as two arrays: the links that may saturate and
+  // their remaining / usage, which the search for the smallest scans.
+  std::vector<LinkId> light_;
+  std::vector<double> light_ratio_;
   std::vector<std::uint32_t> saturated_;  // positions in light_
+  std::vector<LinkId> stale_;             // links whose remaining / usage changed in this round
   std::vector<VariableId> saturated_variables_;
   double min_usage_ = -1;
 };
