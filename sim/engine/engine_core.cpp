@@ -17,6 +17,10 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 double now() { return sg4::Engine::get_clock(); }
+// How long `seconds` of CPU overhead lasts for a rank alone on its core: the
+// flops over the core's speed, the same double an execution would take (the
+// sleep of cpu() and the post-ahead stamp of isend must agree bit for bit).
+double alone_on_core(double seconds, double speed) { return seconds * speed / speed; }
 }  // namespace
 
 EngineCore::EngineCore(const Platform& platform, const Mapping& mapping, const SimgridPlatform& simgrid,
@@ -130,7 +134,7 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
   if (rank(me).posts_ahead) {
     // The next call starts when this overhead ends (cpu()'s sleep, the same
     // double); the rank sleeps it only before a call that depends on others.
-    if (overhead > 0) rank(me).busy_until = t.post_time + overhead * core_speed(me) / core_speed(me);
+    if (overhead > 0) rank(me).busy_until = t.post_time + alone_on_core(overhead, core_speed(me));
   } else {
     cpu(me, overhead);
   }
@@ -448,11 +452,10 @@ void EngineCore::cpu(int me, double seconds) {
     return;
   }
   rank(me).paying_overhead = true;
-  const double flops = seconds * core_speed(me);
   if (rank(me).core_shared) {
-    sg4::this_actor::execute(flops);
+    sg4::this_actor::execute(seconds * core_speed(me));
   } else {
-    sg4::this_actor::sleep_for(flops / core_speed(me));
+    sg4::this_actor::sleep_for(alone_on_core(seconds, core_speed(me)));
   }
   rank(me).paying_overhead = false;
 }
