@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <utility>
 
 namespace contend {
@@ -27,6 +28,9 @@ MaxMinSystem::LinkId MaxMinSystem::add_link(double bandwidth, Policy policy, std
   LinkState state;
   state.policy = policy;
   link_states_.push_back(state);
+  group_of_.push_back(static_cast<LinkId>(links_.size() - 1));
+  members_.emplace_back();
+  groups_stale_ = true;
   return static_cast<LinkId>(links_.size() - 1);
 }
 
@@ -49,6 +53,7 @@ MaxMinSystem::VariableId MaxMinSystem::add_variable(std::vector<LinkId> links, d
   link_ids_.insert(link_ids_.end(), links.begin(), links.end());
   slots_.resize(link_ids_.size(), kNone);
   variables_.push_back(x);
+  groups_stale_ = true;
   usage_.push_back(0);
   visited_.push_back(0);
   flags_.push_back(0);
@@ -129,6 +134,7 @@ const std::vector<MaxMinSystem::VariableId>& MaxMinSystem::solve() {
   solved_.clear();
   changed_.clear();
   if (modified_links_.empty()) return solved_;
+  if (groups_stale_) group_links();
   set_up_component();
   solve_links();
   for (VariableId v : solved_) {
@@ -156,8 +162,9 @@ void MaxMinSystem::set_up_component() {
   light_.clear();
   light_ratio_.clear();
   all_may_saturate_ = true;
-  for (LinkId start : modified_links_) {
-    links_[start].modified = false;
+  for (LinkId modified : modified_links_) {
+    links_[modified].modified = false;
+    const LinkId start = group_of_[modified];
     if (link_states_[start].visited == epoch_) continue;
     link_states_[start].visited = epoch_;
     stack_.push_back(start);
@@ -178,7 +185,7 @@ void MaxMinSystem::discover(VariableId v) {
   visited_[v] = epoch_;
   x.previous = x.value;
   solved_.push_back(v);
-  for (LinkId next : links_of(x)) {
+  for (LinkId next : constraints_of(x)) {
     LinkState& state = link_states_[next];
     if (state.visited == epoch_) continue;
     state.visited = epoch_;
@@ -196,8 +203,13 @@ void MaxMinSystem::set_up_link(LinkId l) {
   const Link& link = links_[l];
   LinkState& state = link_states_[l];
   state.light = kNone;
-  state.dynamic_bound =
-      state.policy == Policy::NonLinear && link.capacity ? nonlinear_capacity(links_[l]) : link.bandwidth;
+  if (link.dynamic_group) {
+    group_capacity(l);
+  } else {
+    state.dynamic_bound =
+        state.policy == Policy::NonLinear && link.capacity ? nonlinear_capacity(links_[l]) : link.group_bandwidth;
+    state.bottleneck = link.group_bottleneck;
+  }
   state.remaining = state.dynamic_bound;
   if (!(state.remaining > state.dynamic_bound * kPrecision)) {
     all_may_saturate_ = false;
@@ -239,7 +251,7 @@ void MaxMinSystem::reset_values() {
   for (VariableId v : solved_) {
     bool reset = all_may_saturate_;
     if (!reset) {
-      for (LinkId l : links_of(variables_[v])) {
+      for (LinkId l : constraints_of(variables_[v])) {
         const LinkState& state = link_states_[l];
         reset = reset || state.remaining > state.dynamic_bound * kPrecision;
       }
@@ -247,6 +259,82 @@ void MaxMinSystem::reset_values() {
     if (!reset) continue;
     variables_[v].value = 0.0;
     flags_[v] &= static_cast<std::uint8_t>(~kFixed);
+  }
+}
+
+// The capacity of a group's constraint: the smallest of its links' for
+// their n flows (the same n: the same classes cross them), the first link
+// of smallest capacity named as the bottleneck.
+void MaxMinSystem::group_capacity(LinkId l) {
+  LinkState& state = link_states_[l];
+  state.dynamic_bound = capacity_now(l);
+  state.bottleneck = l;
+  for (LinkId m : members_[l]) {
+    if (m == l) continue;
+    LinkState& member = link_states_[m];
+    member.dynamic_bound = capacity_now(m);
+    if (member.dynamic_bound < state.dynamic_bound ||
+        (member.dynamic_bound == state.dynamic_bound && m < state.bottleneck)) {
+      state.dynamic_bound = member.dynamic_bound;
+      state.bottleneck = m;
+    }
+  }
+}
+
+// A link's capacity for its flows now: BW_MP(n) of a NONLINEAR link, else
+// its bandwidth.
+double MaxMinSystem::capacity_now(LinkId l) {
+  Link& link = links_[l];
+  return link_states_[l].policy == Policy::NonLinear && link.capacity ? nonlinear_capacity(link) : link.bandwidth;
+}
+
+// What set_up_link() reads of the group `l` stands for (when it does): a
+// group of constant capacities gets its smallest and the first link of
+// that capacity once; one with a NONLINEAR member computes them at each
+// set-up, from the members' flows.
+void MaxMinSystem::set_up_group(LinkId l) {
+  Link& link = links_[l];
+  link.group_bandwidth = link.bandwidth;
+  link.group_bottleneck = l;
+  link.dynamic_group = false;
+  if (members_[l].size() < 2) return;
+  for (LinkId m : members_[l]) {
+    link.dynamic_group = link.dynamic_group || (link_states_[m].policy == Policy::NonLinear && links_[m].capacity);
+    if (links_[m].bandwidth < link.group_bandwidth) {
+      link.group_bandwidth = links_[m].bandwidth;
+      link.group_bottleneck = m;
+    }
+  }
+}
+
+// Groups the links by the route classes crossing them (every class added,
+// with flows or not: then their lists of classes with flows stay equal),
+// fat pipes apart (each rate bounded alone), and gives each variable its
+// constraints: its links' groups, each once, in the order of its links.
+void MaxMinSystem::group_links() {
+  groups_stale_ = false;
+  std::vector<std::vector<VariableId>> classes(links_.size());
+  for (VariableId v = 0; v < variables_.size(); ++v) {
+    for (LinkId l : links_of(variables_[v])) classes[l].push_back(v);
+  }
+  std::map<std::vector<VariableId>, LinkId> first_link;
+  for (LinkId l = 0; l < links_.size(); ++l) {
+    members_[l].clear();
+    group_of_[l] = l;
+    if (!merge_links_ || link_states_[l].policy == Policy::FatPipe || classes[l].empty()) continue;
+    group_of_[l] = first_link.try_emplace(std::move(classes[l]), l).first->second;
+  }
+  for (LinkId l = 0; l < links_.size(); ++l) members_[group_of_[l]].push_back(l);
+  for (LinkId l = 0; l < links_.size(); ++l) set_up_group(l);
+  constraint_ids_.clear();
+  for (Variable& x : variables_) {
+    x.first_constraint = static_cast<std::uint32_t>(constraint_ids_.size());
+    for (LinkId l : links_of(x)) {
+      const LinkId group = group_of_[l];
+      const auto begin = constraint_ids_.begin() + x.first_constraint;
+      if (std::find(begin, constraint_ids_.end(), group) == constraint_ids_.end()) constraint_ids_.push_back(group);
+    }
+    x.constraint_count = static_cast<std::uint32_t>(constraint_ids_.size()) - x.first_constraint;
   }
 }
 
@@ -292,7 +380,7 @@ void MaxMinSystem::list_saturated_variables() {
     for (VariableId v : link_states_[l].variables) {
       if (flags_[v] != 0) continue;  // fixed or listed
       flags_[v] = kListed;
-      variables_[v].bottleneck = l;
+      variables_[v].bottleneck = link_states_[l].bottleneck;
       saturated_variables_.push_back(v);
     }
   }
@@ -353,7 +441,7 @@ void MaxMinSystem::fix(VariableId v) {
   flags_[v] = kFixed;
   const double consumption = x.count * x.value;
   const double usage = usage_[v];
-  for (LinkId l : links_of(x)) {
+  for (LinkId l : constraints_of(x)) {
     LinkState& state = link_states_[l];
     if (state.policy == Policy::FatPipe) {
       update_fat_pipe(l);

@@ -38,6 +38,13 @@ class MaxMinSystem {
   // SimGrid's maxmin/precision.
   static constexpr double kPrecision = 1e-5;
 
+  // `merge_links`: links crossed by the same route classes are solved as one
+  // constraint (the same max-min values, half the work on a star). Off, each
+  // link is its own constraint and bottleneck() names the link SimGrid's
+  // rounds name when several saturate together: the first in the order its
+  // walk set them up and dropped them (what `--explain` reports).
+  explicit MaxMinSystem(bool merge_links = true) : merge_links_(merge_links) {}
+
   // `bandwidth`: the capacity (SimGrid's bound); for NonLinear links,
   // capacity(n) replaces it when n flows cross the link.
   LinkId add_link(double bandwidth, Policy policy, std::function<double(int)> capacity = {});
@@ -93,6 +100,11 @@ class MaxMinSystem {
     bool modified = false;      // in modified_links_
     int capacity_flows = -1;    // NONLINEAR: the n of capacity_value
     double capacity_value = 0;  // capacity(capacity_flows)
+    // Of a link standing for its group (group_links()), constant capacities:
+    // the smallest and the first link of it; else capacities of n flows.
+    double group_bandwidth = 0;
+    LinkId group_bottleneck = kNoLink;
+    bool dynamic_group = false;
   };
   struct LinkState {                    // by link, what a solve reads
     std::vector<VariableId> variables;  // those with flows
@@ -100,13 +112,15 @@ class MaxMinSystem {
     std::uint32_t light = kNone;  // position in light_, while it may saturate
     std::uint32_t visited = 0;    // component search epoch
     Policy policy = Policy::Shared;
-    bool stale = false;  // in stale_: its remaining / usage to compute again
+    bool stale = false;           // in stale_: its remaining / usage to compute again
+    LinkId bottleneck = kNoLink;  // of a group's constraint: its link of smallest capacity
   };
   // A variable's links are link_ids_[first_link, first_link + link_count),
   // its positions in their `variables` lists slots_[same range]: one array
   // for all variables keeps a solve's walk over them in few cache lines.
   struct Variable {
     std::uint32_t first_link = 0, link_count = 0;
+    std::uint32_t first_constraint = 0, constraint_count = 0;  // in constraint_ids_
     double penalty = 1, bound = 0;
     int count = 0;
     LinkId bottleneck = kNoLink;  // the saturated link that listed it last
@@ -117,6 +131,14 @@ class MaxMinSystem {
   static constexpr std::uint8_t kFixed = 1, kListed = 2;
 
   std::span<const LinkId> links_of(const Variable& x) const { return {link_ids_.data() + x.first_link, x.link_count}; }
+  // The constraints the solve sees for `x`: its links, one per group.
+  std::span<const LinkId> constraints_of(const Variable& x) const {
+    return {constraint_ids_.data() + x.first_constraint, x.constraint_count};
+  }
+  void group_links();
+  void group_capacity(LinkId l);
+  void set_up_group(LinkId l);
+  double capacity_now(LinkId l);
   void mark_modified(LinkId l);
   void attach(VariableId v);
   void detach(VariableId v);
@@ -144,6 +166,15 @@ class MaxMinSystem {
   std::vector<LinkId> link_ids_;        // every variable's links, by Variable::first_link
   std::vector<std::uint32_t> slots_;    // beside link_ids_: its position in that link's `variables`
   std::vector<LinkId> modified_links_;
+  // Links crossed by the same route classes (on a star, a node's link to
+  // the switch and its NIC link) are one constraint of the solve, with the
+  // smallest capacity of its links: the max-min values are the same, and
+  // the solve walks half the incidences. Regrouped when a class is added.
+  std::vector<LinkId> group_of_;              // by link: the link standing for its group
+  std::vector<std::vector<LinkId>> members_;  // by standing link: its group, by link id
+  std::vector<LinkId> constraint_ids_;        // every variable's constraints, by Variable::first_constraint
+  bool groups_stale_ = false;
+  bool merge_links_ = true;
   std::uint32_t epoch_ = 0;
   // Scratch of one solve.
   std::vector<LinkId> stack_;  // links reached, not set up yet

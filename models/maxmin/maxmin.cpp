@@ -63,6 +63,9 @@ class MaxMinModel final : public CommunicationModel {
       : sink_(c.sink),
         recorder_(c.recorder),
         loads_(c.loads),
+        // Attribution names the link main's rounds name: one constraint per
+        // link then (max_min_system.hpp).
+        system_(/*merge_links=*/c.recorder == nullptr),
         routes_(c.simgrid, c.mapping, system_),
         sharing_(sharing),
         age_weights_(sharing.age_decay),
