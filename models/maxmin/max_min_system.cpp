@@ -30,6 +30,7 @@ MaxMinSystem::LinkId MaxMinSystem::add_link(double bandwidth, Policy policy, std
   link_states_.push_back(state);
   group_of_.push_back(static_cast<LinkId>(links_.size() - 1));
   members_.emplace_back();
+  nonlinear_members_.emplace_back();
   groups_stale_ = true;
   return static_cast<LinkId>(links_.size() - 1);
 }
@@ -266,45 +267,43 @@ void MaxMinSystem::reset_values() {
 // their n flows (the same n: the same classes cross them), the first link
 // of smallest capacity named as the bottleneck.
 void MaxMinSystem::group_capacity(LinkId l) {
-  LinkState& state = link_states_[l];
-  state.dynamic_bound = capacity_now(l);
-  state.bottleneck = l;
-  for (LinkId m : members_[l]) {
-    if (m == l) continue;
-    LinkState& member = link_states_[m];
-    member.dynamic_bound = capacity_now(m);
-    if (member.dynamic_bound < state.dynamic_bound ||
-        (member.dynamic_bound == state.dynamic_bound && m < state.bottleneck)) {
-      state.dynamic_bound = member.dynamic_bound;
-      state.bottleneck = m;
+  const Link& link = links_[l];
+  double bound = link.group_bandwidth;
+  LinkId bottleneck = link.group_bottleneck;
+  for (LinkId m : nonlinear_members_[l]) {
+    const double capacity = nonlinear_capacity(links_[m]);
+    if (capacity < bound || (capacity == bound && m < bottleneck)) {
+      bound = capacity;
+      bottleneck = m;
     }
   }
+  LinkState& state = link_states_[l];
+  state.dynamic_bound = bound;
+  state.bottleneck = bottleneck;
 }
 
-// A link's capacity for its flows now: BW_MP(n) of a NONLINEAR link, else
-// its bandwidth.
-double MaxMinSystem::capacity_now(LinkId l) {
-  Link& link = links_[l];
-  return link_states_[l].policy == Policy::NonLinear && link.capacity ? nonlinear_capacity(link) : link.bandwidth;
-}
-
-// What set_up_link() reads of the group `l` stands for (when it does): a
-// group of constant capacities gets its smallest and the first link of
-// that capacity once; one with a NONLINEAR member computes them at each
-// set-up, from the members' flows.
+// What set_up_link() reads of the group `l` stands for (when it does): the
+// smallest constant capacity of its members and the first link of it, once
+// per regrouping; its NONLINEAR members, whose BW_MP(n) group_capacity()
+// compares with it at each set-up (n: the group's flows, the same on each).
 void MaxMinSystem::set_up_group(LinkId l) {
   Link& link = links_[l];
+  nonlinear_members_[l].clear();
   link.group_bandwidth = link.bandwidth;
   link.group_bottleneck = l;
   link.dynamic_group = false;
   if (members_[l].size() < 2) return;
+  link.group_bandwidth = std::numeric_limits<double>::infinity();
+  link.group_bottleneck = kNoLink;
   for (LinkId m : members_[l]) {
-    link.dynamic_group = link.dynamic_group || (link_states_[m].policy == Policy::NonLinear && links_[m].capacity);
-    if (links_[m].bandwidth < link.group_bandwidth) {
+    if (link_states_[m].policy == Policy::NonLinear && links_[m].capacity) {
+      nonlinear_members_[l].push_back(m);
+    } else if (links_[m].bandwidth < link.group_bandwidth) {
       link.group_bandwidth = links_[m].bandwidth;
       link.group_bottleneck = m;
     }
   }
+  link.dynamic_group = !nonlinear_members_[l].empty();
 }
 
 // Groups the links by the route classes crossing them (every class added,

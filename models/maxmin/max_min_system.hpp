@@ -69,7 +69,8 @@ class MaxMinSystem {
   std::span<const LinkId> links(VariableId v) const { return links_of(variables_[v]); }
   double bound(VariableId v) const { return variables_[v].bound; }
   // The capacity the last solve gave `l` (BW_MP(n) for a NONLINEAR link
-  // crossed by n flows) and the flows crossing it.
+  // crossed by n flows) and the flows crossing it. Merging links, the
+  // capacity is the group's, kept by the link standing for it only.
   double capacity(LinkId l) const { return link_states_[l].dynamic_bound; }
   int link_flows(LinkId l) const { return links_[l].flows; }
   Policy policy(LinkId l) const { return link_states_[l].policy; }
@@ -100,8 +101,9 @@ class MaxMinSystem {
     bool modified = false;      // in modified_links_
     int capacity_flows = -1;    // NONLINEAR: the n of capacity_value
     double capacity_value = 0;  // capacity(capacity_flows)
-    // Of a link standing for its group (group_links()), constant capacities:
-    // the smallest and the first link of it; else capacities of n flows.
+    // Of a link standing for its group (group_links()): the smallest
+    // constant capacity of its links and the first link of it; with
+    // NONLINEAR members (dynamic_group), compared at each set-up with theirs.
     double group_bandwidth = 0;
     LinkId group_bottleneck = kNoLink;
     bool dynamic_group = false;
@@ -138,7 +140,6 @@ class MaxMinSystem {
   void group_links();
   void group_capacity(LinkId l);
   void set_up_group(LinkId l);
-  double capacity_now(LinkId l);
   void mark_modified(LinkId l);
   void attach(VariableId v);
   void detach(VariableId v);
@@ -170,9 +171,10 @@ class MaxMinSystem {
   // the switch and its NIC link) are one constraint of the solve, with the
   // smallest capacity of its links: the max-min values are the same, and
   // the solve walks half the incidences. Regrouped when a class is added.
-  std::vector<LinkId> group_of_;              // by link: the link standing for its group
-  std::vector<std::vector<LinkId>> members_;  // by standing link: its group, by link id
-  std::vector<LinkId> constraint_ids_;        // every variable's constraints, by Variable::first_constraint
+  std::vector<LinkId> group_of_;                        // by link: the link standing for its group
+  std::vector<std::vector<LinkId>> members_;            // by standing link: its group, by link id
+  std::vector<std::vector<LinkId>> nonlinear_members_;  // by standing link of a group: its NONLINEAR members
+  std::vector<LinkId> constraint_ids_;                  // every variable's constraints, by Variable::first_constraint
   bool groups_stale_ = false;
   bool merge_links_ = true;
   std::uint32_t epoch_ = 0;
