@@ -265,21 +265,28 @@ void MaxMinSystem::reset_values() {
 
 // The capacity of a group's constraint: the smallest of its links' for
 // their n flows (the same n: the same classes cross them), the first link
-// of smallest capacity named as the bottleneck.
+// of smallest capacity named as the bottleneck; computed again only when n
+// changed since the last set-up (BW_MP is a function of n alone), so that
+// most set-ups read the standing link only.
 void MaxMinSystem::group_capacity(LinkId l) {
-  const Link& link = links_[l];
-  double bound = link.group_bandwidth;
-  LinkId bottleneck = link.group_bottleneck;
-  for (LinkId m : nonlinear_members_[l]) {
-    const double capacity = nonlinear_capacity(links_[m]);
-    if (capacity < bound || (capacity == bound && m < bottleneck)) {
-      bound = capacity;
-      bottleneck = m;
+  Link& link = links_[l];
+  if (link.group_flows != link.flows) {
+    double bound = link.group_bandwidth;
+    LinkId bottleneck = link.group_bottleneck;
+    for (LinkId m : nonlinear_members_[l]) {
+      const double capacity = nonlinear_capacity(links_[m]);
+      if (capacity < bound || (capacity == bound && m < bottleneck)) {
+        bound = capacity;
+        bottleneck = m;
+      }
     }
+    link.group_flows = link.flows;
+    link.group_capacity = bound;
+    link.group_capacity_link = bottleneck;
   }
   LinkState& state = link_states_[l];
-  state.dynamic_bound = bound;
-  state.bottleneck = bottleneck;
+  state.dynamic_bound = link.group_capacity;
+  state.bottleneck = link.group_capacity_link;
 }
 
 // What set_up_link() reads of the group `l` stands for (when it does): the
@@ -292,6 +299,7 @@ void MaxMinSystem::set_up_group(LinkId l) {
   link.group_bandwidth = link.bandwidth;
   link.group_bottleneck = l;
   link.dynamic_group = false;
+  link.group_flows = -1;
   if (members_[l].size() < 2) return;
   link.group_bandwidth = std::numeric_limits<double>::infinity();
   link.group_bottleneck = kNoLink;

@@ -107,6 +107,9 @@ class MaxMinSystem {
     double group_bandwidth = 0;
     LinkId group_bottleneck = kNoLink;
     bool dynamic_group = false;
+    int group_flows = -1;                  // dynamic_group: the n of group_capacity
+    double group_capacity = 0;             // the group's capacity for n flows
+    LinkId group_capacity_link = kNoLink;  // its first link of that capacity
   };
   struct LinkState {                    // by link, what a solve reads
     std::vector<VariableId> variables;  // those with flows
