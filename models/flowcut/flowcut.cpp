@@ -130,7 +130,12 @@ class FlowCutModel final : public FluidModel {
       SharedProgress& share = shares_[graph_.pair_of(id)];
       assert(share.first() == id);
       share.pop_first();  // (its Flow, `shared` included, is reset when its id starts again)
-      if (!share.empty()) deliver_at(share.first(), share.first_end());
+      if (!share.empty()) {
+        deliver_at(share.first(), share.first_end());
+        // Its state is cold by the time it ends: fetch it while the
+        // pair's other events and the other pairs' come first.
+        graph_.prefetch(share.first());
+      }
     }
     graph_.remove(id);
     if (context().loads != nullptr) record_loads(flows_[id], time);

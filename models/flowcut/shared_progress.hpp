@@ -11,11 +11,14 @@
 // Plain data, no SimGrid: the model (flowcut.cpp) turns the first flow's
 // end into its delivery timer.
 #include <cstdint>
-#include <vector>
+#include <cstring>
+#include <limits>
+
+#include "models/flowcut/cache_line_heap.hpp"
 
 namespace contend {
 
-class SharedProgress {
+class alignas(64) SharedProgress {  // (the fields read at every end in one line)
  public:
   using FlowId = std::uint32_t;
 
@@ -28,7 +31,7 @@ class SharedProgress {
   // `id` joins at `now` with `remaining` bytes to move (a rate must be set).
   void join(FlowId id, double remaining, double now);
   // The flow that ends first, and when (at the current rate). Require !empty().
-  FlowId first() const { return members_.front().id; }
+  FlowId first() const { return members_.top().id; }
   double first_end() const;
   // The first flow has ended: it leaves.
   void pop_first();
@@ -43,21 +46,49 @@ class SharedProgress {
   // clock's size (the direct computation subtracts each interval's bytes
   // from the flow's own remaining bytes).
   using Work = long double;
+  // The heap's entries hold the end as x87 extended precision's 10 bytes
+  // (the 16 of a long double hold 6 of padding), packed with the id in 16
+  // bytes, so that the four children of a node fill one cache line: a pair
+  // of a halo exchange holds thousands of flows, and a pop of a binary heap
+  // of 32-byte long doubles missed the cache at every level below the top
+  // ones, in two lines per level. Ends are never negative, and a
+  // non-negative extended value orders as its (sign and exponent,
+  // significand) read as unsigned integers: the heap compares integers.
+  static_assert(std::numeric_limits<Work>::digits == 64 && sizeof(Work) >= 10,
+                "SharedProgress packs x87 extended precision (x86-64's long double)");
   struct Member {
-    Work end;  // the value of the work clock at which its last byte arrives
+    std::uint64_t significand;
+    std::uint16_t exponent;  // and sign (0)
     FlowId id;
+    Work end() const {
+      Work w{};
+      std::memcpy(&w, &significand, sizeof significand);
+      std::memcpy(reinterpret_cast<unsigned char*>(&w) + sizeof significand, &exponent, sizeof exponent);
+      return w;
+    }
+    static Member make(Work end, FlowId id) {
+      Member m{};
+      end += 0.0L;  // (-0 as +0)
+      std::memcpy(&m.significand, &end, sizeof m.significand);
+      std::memcpy(&m.exponent, reinterpret_cast<const unsigned char*>(&end) + sizeof m.significand, sizeof m.exponent);
+      m.id = id;
+      return m;
+    }
+    // Ends first, ties by the smaller id.
+    bool operator<(const Member& other) const {
+      if (exponent != other.exponent) return exponent < other.exponent;
+      if (significand != other.significand) return significand < other.significand;
+      return id < other.id;
+    }
   };
-  // A function object, not a function pointer, so that the heap's
-  // algorithms inline the comparison.
-  struct Later {
-    bool operator()(const Member& a, const Member& b) const { return a.end > b.end || (a.end == b.end && a.id > b.id); }
-  };
+  static_assert(sizeof(Member) == 16);
+
   Work work_at(double now) const { return work_ + static_cast<Work>(rate_ * (now - since_)); }
 
-  std::vector<Member> members_;  // a min-heap on (end, id)
+  Work work_ = 0;  // bytes moved per flow by `since_`
   double rate_ = 0;
-  double since_ = 0;  // when the rate last changed (or the pair emptied)
-  Work work_ = 0;     // bytes moved per flow by `since_`
+  double since_ = 0;               // when the rate last changed (or the pair emptied)
+  CacheLineHeap<Member> members_;  // by (end, id)
 };
 
 }  // namespace contend

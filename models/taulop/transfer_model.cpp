@@ -383,6 +383,12 @@ void TransferModel::join_lanes(Id id) {
     f.lane = kSolo;
     return;
   }
+  if ((*value & kSoloTag) != 0 && !in_flight_alone(*value & ~kSoloTag, f.pair, id)) {
+    // A solo message's entry outlives it (leave_lanes): the pair is empty.
+    *value = id | kSoloTag;
+    f.lane = kSolo;
+    return;
+  }
   if ((*value & kSoloTag) != 0) {
     // The pair's second message: its first gets Lanes, busy with the step it is in (step 0, o, is outside the order).
     const Id first = *value & ~kSoloTag;
@@ -407,12 +413,23 @@ void TransferModel::join_lanes(Id id) {
   ++lanes_[f.lane].messages;
 }
 
+// Whether message `holder`, named by a solo entry of `pair`, is still in
+// flight alone in it. Its id may have been recycled since it completed: for
+// another pair, or for this pair's message `id`, now starting (then the
+// entry names the message that asks).
+bool TransferModel::in_flight_alone(Id holder, std::uint64_t pair, Id id) const {
+  if (holder == id) return false;
+  const Flow& h = flows_[holder];
+  return h.pair == pair && h.lane == kSolo && h.step < h.step_count;
+}
+
 void TransferModel::leave_lanes(Id id) {
   const Flow& f = flows_[id];
-  if (f.lane == kSolo) {
-    lanes_from(f.pair).erase(destination(f.pair));
-    return;
-  }
+  // A message alone in its pair leaves its entry behind, stale, for the
+  // pair's next message to overwrite (join_lanes): erasing it missed the
+  // cache at nearly every message's end (its table went cold since it
+  // started), and a halo exchange sends one message per pair.
+  if (f.lane == kSolo) return;
   Lanes& lanes = lanes_[f.lane];
   if (--lanes.messages > 0) return;
   lanes_from(lanes.pair)

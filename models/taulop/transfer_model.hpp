@@ -236,6 +236,7 @@ class TransferModel {
   void release_step(Id id, double now);  // the pair's next message may enter this step
   void join_lanes(Id id);                // message `id` of flows_[id].pair starts
   void leave_lanes(Id id);               // message `id` is complete
+  bool in_flight_alone(Id holder, std::uint64_t pair, Id id) const;
   void step_done(Id id, double time, std::vector<Completion>& completed);
   void pool_event(int pool, double time, std::vector<Completion>& completed);
   void nic_event(int nic, double time, std::vector<Completion>& completed);

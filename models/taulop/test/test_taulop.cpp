@@ -263,6 +263,35 @@ BOOST_AUTO_TEST_CASE(one_pair_keeps_its_order) {
   BOOST_TEST(done[1].time == 9, boost::test_tools::tolerance(1e-12));
 }
 
+// A message alone in its pair leaves its entry in the pair table behind
+// when it ends (the next message of the pair finds it stale): message 0 of
+// 0 -> 1 ends at 5 (o 1, two copies of 2); at 10 its id starts again, then
+// message 1 of 0 -> 1. Reused for another pair (2 -> 3), id 0 does not hold
+// 0 -> 1's order: both copy at 1/2 from 11 and end at 19. Reused for 0 -> 1
+// itself, it does: 1 waits behind it as in one_pair_keeps_its_order, 10 later.
+BOOST_AUTO_TEST_CASE(an_ended_message_holds_no_order) {
+  for (const bool same_pair : {false, true}) {
+    const Parameters p = parse(kSection);
+    TransferModel model(p, 1);
+    std::vector<TransferModel::Completion> done;
+    auto run_until = [&](double t) {
+      while (model.next_event() <= t) model.advance(model.next_event(), done);
+    };
+    model.start(0, {0, 1, 0, 0}, 100, 0);
+    run_until(10);
+    BOOST_TEST_REQUIRE(done.size() == 1u);
+    BOOST_TEST(done[0].time == 5, boost::test_tools::tolerance(1e-12));
+    done.clear();
+    model.start(0, same_pair ? TransferModel::Endpoints{0, 1, 0, 0} : TransferModel::Endpoints{2, 3, 0, 0}, 100, 10);
+    model.start(1, {0, 1, 0, 0}, 100, 10);
+    run_until(1e9);
+    BOOST_TEST_REQUIRE(done.size() == 2u);
+    BOOST_TEST(done[0].id == 0u);
+    BOOST_TEST(done[0].time == (same_pair ? 17 : 19), boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(done[1].time == 19, boost::test_tools::tolerance(1e-12));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(network_from_one_nic) {
   // Node 0 to nodes 1 and 2: o 0.5; both copy in on node 0's memory at 1/2
   // (4 each, to 4.5); both leave node 0's NIC, s(2) = 1.25 (5, to 9.5);
