@@ -56,7 +56,7 @@ int StaircaseSharing::new_class(int process, int source_node) {
     if (observer_) members_.emplace_back();
   }
   auto& k = classes_[static_cast<std::size_t>(c)];
-  k = Class{};
+  reset(k);
   k.process = process;
   k.source_node = source_node;
   k.settled_at = clock_;
@@ -72,19 +72,25 @@ std::uint64_t StaircaseSharing::class_key(int receiver, int source_node) {
 
 void StaircaseSharing::free_class(int c) {
   auto& k = classes_[static_cast<std::size_t>(c)];
-  // (A socket class may share its key with its process's one inter-node class.)
-  const auto found = inter_class_.find(class_key(k.process, k.source_node));
-  if (found != inter_class_.end() && found->second == c) inter_class_.erase(found);
   if (k.source_node >= 0) {
+    inter_class_.erase(class_key(k.process, k.source_node));
     auto& g =
         groups_[static_cast<std::size_t>(node_group_base_ + processes_[static_cast<std::size_t>(k.process)].node)];
     auto& list = g.classes_from[k.source_node];
     list.erase(std::find(list.begin(), list.end(), c));
     if (list.empty()) g.classes_from.erase(k.source_node);
   }
-  k = Class{};
+  reset(k);
   if (observer_) members_[static_cast<std::size_t>(c)].clear();
   free_classes_.push_back(c);
+}
+
+// A class as new, its messages' storage kept for its next use.
+void StaircaseSharing::reset(Class& c) {
+  MessageClass messages = std::move(c.messages);
+  messages.clear();
+  c = Class{};
+  c.messages = std::move(messages);
 }
 
 void StaircaseSharing::settle(Class& c, double t) {
@@ -379,12 +385,14 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     // process moves at the same rate, and one class holds them all (an
     // event then costs O(log m)).
     const int source_node = fabric_ || sending_ ? processes_[static_cast<std::size_t>(src)].node : -1;
-    const auto key = class_key(dst, source_node);
-    const auto found = inter_class_.find(key);
-    int c = found == inter_class_.end() ? -1 : found->second;
+    int c = p.inter.empty() ? -1 : p.inter.front();
+    if (source_node >= 0) {
+      const auto found = inter_class_.find(class_key(dst, source_node));
+      c = found == inter_class_.end() ? -1 : found->second;
+    }
     if (c < 0) {
       c = new_class(dst, source_node);
-      inter_class_.emplace(key, c);
+      if (source_node >= 0) inter_class_.emplace(class_key(dst, source_node), c);
       if (fabric_) classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
       if (sending_) classes_[static_cast<std::size_t>(c)].send_factor = sending_->factor(source_node, p.node);
       if (source_node >= 0) g.classes_from[source_node].push_back(c);
@@ -485,7 +493,7 @@ void StaircaseSharing::process_group_event(int group, double t, std::vector<Comp
     pop(p.off, p.off == first);
   } else {
     for (int& id : p.inter) pop(id, id == first);
-    std::erase(p.inter, -1);
+    p.inter.erase(std::remove(p.inter.begin(), p.inter.end(), -1), p.inter.end());
     add_weights(p, g, +1);
   }
   for (TransferId id : ids) done.push_back(Completion{id, t});
