@@ -31,6 +31,10 @@ StaircaseSharing::StaircaseSharing(const Platform& platform, const Mapping& mapp
     auto& group = groups_[static_cast<std::size_t>(g)];
     group.kind = g < node_group_base_ ? kSocket : kNode;
     group.node = g < node_group_base_ ? g / sockets : g - node_group_base_;
+    if (group.kind == kNode) {
+      group.classes_from.resize(static_cast<std::size_t>(platform.nodes.count));
+      group.weight_slot.assign(static_cast<std::size_t>(platform.nodes.count), -1);
+    }
   }
 }
 
@@ -76,9 +80,8 @@ void StaircaseSharing::free_class(int c) {
     inter_class_.erase(class_key(k.process, k.source_node));
     auto& g =
         groups_[static_cast<std::size_t>(node_group_base_ + processes_[static_cast<std::size_t>(k.process)].node)];
-    auto& list = g.classes_from[k.source_node];
+    auto& list = g.classes_from[static_cast<std::size_t>(k.source_node)];
     list.erase(std::find(list.begin(), list.end(), c));
-    if (list.empty()) g.classes_from.erase(k.source_node);
   }
   reset(k);
   if (observer_) members_[static_cast<std::size_t>(c)].clear();
@@ -271,12 +274,16 @@ void StaircaseSharing::add_weights(const Process& p, Group& g, double sign) {
   for (int id : p.inter) {
     const auto& c = classes_[static_cast<std::size_t>(id)];
     const double delta = sign * c.messages.count() / p.inter_count;
-    auto it = std::find_if(g.weights.begin(), g.weights.end(), [&](const auto& w) { return w.first == c.source_node; });
-    if (it == g.weights.end()) {
+    int& slot = g.weight_slot[static_cast<std::size_t>(c.source_node)];
+    if (slot < 0) {
+      slot = static_cast<int>(g.weights.size());
       g.weights.emplace_back(c.source_node, delta);
-    } else if ((it->second += delta) < 1e-12) {
-      *it = g.weights.back();
+    } else if ((g.weights[static_cast<std::size_t>(slot)].second += delta) < 1e-12) {
+      // The last entry takes its place (slot is the last one's too when it is the last).
+      g.weight_slot[static_cast<std::size_t>(g.weights.back().first)] = slot;
+      g.weights[static_cast<std::size_t>(slot)] = g.weights.back();
       g.weights.pop_back();
+      slot = -1;
     }
   }
 }
@@ -305,13 +312,13 @@ void StaircaseSharing::update_fabric(int group, double t) {
 void StaircaseSharing::apply_factor(int src_node, int dst_node, double t) {
   const int group = node_group_base_ + dst_node;
   auto& g = groups_[static_cast<std::size_t>(group)];
-  auto it = g.classes_from.find(src_node);
-  if (it == g.classes_from.end()) return;
+  const auto& from = g.classes_from[static_cast<std::size_t>(src_node)];
+  if (from.empty()) return;
   const double factor = fabric_ ? fabric_->factor(src_node, dst_node) : 1.0;
   const double send_factor = sending_ ? sending_->factor(src_node, dst_node) : 1.0;
   const double s = share(g);
   std::vector<int> rescan;
-  for (int id : it->second) {
+  for (int id : from) {
     auto& c = classes_[static_cast<std::size_t>(id)];
     const auto& p = processes_[static_cast<std::size_t>(c.process)];
     settle(c, t);
@@ -395,7 +402,7 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
       if (source_node >= 0) inter_class_.emplace(class_key(dst, source_node), c);
       if (fabric_) classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
       if (sending_) classes_[static_cast<std::size_t>(c)].send_factor = sending_->factor(source_node, p.node);
-      if (source_node >= 0) g.classes_from[source_node].push_back(c);
+      if (source_node >= 0) g.classes_from[static_cast<std::size_t>(source_node)].push_back(c);
       processes_[static_cast<std::size_t>(dst)].inter.push_back(c);
     }
     auto& q = processes_[static_cast<std::size_t>(dst)];

@@ -28,7 +28,6 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <map>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -158,7 +157,10 @@ class StaircaseSharing {
     IndexedHeap<int> completions;
     // Node groups: per source node A, the sum over members of c_pA / m_p.
     std::vector<std::pair<int, double>> weights;
-    std::map<int, std::vector<int>> classes_from;  // node groups: source node -> its classes
+    std::vector<int> weight_slot;  // node groups: by source node, its entry in `weights` (-1: none)
+    // Node groups: by source node, its classes (a vector by node: apply_factor()
+    // finds a pair's classes without a tree walk).
+    std::vector<std::vector<int>> classes_from;
   };
 
   // Calls f(class) for each class of process p on the level `kind`.
