@@ -1,6 +1,7 @@
 #include "models/staircase/message_class.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace contend {
 
@@ -11,9 +12,17 @@ void MessageClass::add(TransferId id, double bytes) {
     served_ = 0;
     threshold_sum_ = 0;
   }
-  heap_.push(Entry{served_ + bytes, id});
+  heap_.push_back(Entry{served_ + bytes, id});
+  std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
   threshold_sum_ += served_ + bytes;
-  next_threshold_ = heap_.top().threshold;
+  next_threshold_ = heap_.front().threshold;
+}
+
+void MessageClass::clear() {
+  heap_.clear();
+  served_ = 0;
+  threshold_sum_ = 0;
+  next_threshold_ = 0;
 }
 
 double MessageClass::remaining_volume() const {
@@ -23,10 +32,11 @@ double MessageClass::remaining_volume() const {
 void MessageClass::pop_completed(double tolerance, bool force, std::vector<TransferId>& out) {
   while (!heap_.empty() && (force || next_threshold_ - served_ <= tolerance)) {
     threshold_sum_ -= next_threshold_;
-    out.push_back(heap_.top().id);
-    heap_.pop();
+    out.push_back(heap_.front().id);
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
+    heap_.pop_back();
     force = false;
-    if (!heap_.empty()) next_threshold_ = heap_.top().threshold;
+    if (!heap_.empty()) next_threshold_ = heap_.front().threshold;
   }
   if (heap_.empty()) threshold_sum_ = 0;
 }

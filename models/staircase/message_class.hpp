@@ -7,10 +7,8 @@
 // of `served` at which it completes (served at its start + its size): an
 // event touches the class in O(log m), whatever its number m of messages.
 #include <cstdint>
-#include <queue>
 #include <vector>
 
-#include "sim/engine/queue_contents.hpp"
 #include "sim/engine/transfer.hpp"
 
 namespace contend {
@@ -18,12 +16,16 @@ namespace contend {
 class MessageClass {
  public:
   bool empty() const { return heap_.empty(); }
+  // Empties the class and restarts its counter, keeping its storage: a
+  // class is reused for the receiver's next messages without a new
+  // allocation.
+  void clear();
   int count() const { return static_cast<int>(heap_.size()); }
 
   // Calls f(id) for each active message (for --step).
   template <class F>
   void for_each_message(F f) const {
-    for (const auto& e : queue_contents(heap_)) f(e.id);
+    for (const auto& e : heap_) f(e.id);
   }
 
   // Each active message received `bytes` more.
@@ -45,10 +47,12 @@ class MessageClass {
   };
   double served_ = 0;
   double threshold_sum_ = 0;
-  // heap_.top().threshold, kept beside the counter: a process's event reads
+  // heap_.front().threshold, kept beside the counter: a process's event reads
   // the gap of each of its classes, and this spares one pointer chase each.
   double next_threshold_ = 0;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
+  // A binary min-heap (std::push_heap / std::pop_heap with std::greater,
+  // the order std::priority_queue kept), whose storage clear() keeps.
+  std::vector<Entry> heap_;
 };
 
 }  // namespace contend

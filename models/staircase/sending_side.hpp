@@ -63,6 +63,8 @@ class SendingSide {
   int pair_index(int src, int dst);
   void freeze(int pair, double x, bool by_sender);
   bool all_senders_within_capacity() const;
+  bool update_weights();
+  void reset_filling();
   void fill();
   // The progressive filling's candidates are the nodes, receiving nodes
   // first, then sending nodes (the order in which ties are broken): leaf
@@ -81,6 +83,10 @@ class SendingSide {
   std::vector<double> levels_;  // by leaf (receiving_level, sending_level)
   std::vector<double> before_;  // by pair: x before the solve
   std::vector<int> bounded_;    // pairs the fabric holds back: x <= 1
+  // The last solve's inputs: whether a capacity changed since, and whether
+  // every sending node was within its capacity (then every x is 1).
+  bool capacities_changed_ = false;
+  bool last_within_ = true;
 };
 
 }  // namespace contend

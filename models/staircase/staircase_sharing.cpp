@@ -31,6 +31,10 @@ StaircaseSharing::StaircaseSharing(const Platform& platform, const Mapping& mapp
     auto& group = groups_[static_cast<std::size_t>(g)];
     group.kind = g < node_group_base_ ? kSocket : kNode;
     group.node = g < node_group_base_ ? g / sockets : g - node_group_base_;
+    if (group.kind == kNode) {
+      group.classes_from.resize(static_cast<std::size_t>(platform.nodes.count));
+      group.weight_slot.assign(static_cast<std::size_t>(platform.nodes.count), -1);
+    }
   }
 }
 
@@ -56,7 +60,7 @@ int StaircaseSharing::new_class(int process, int source_node) {
     if (observer_) members_.emplace_back();
   }
   auto& k = classes_[static_cast<std::size_t>(c)];
-  k = Class{};
+  reset(k);
   k.process = process;
   k.source_node = source_node;
   k.settled_at = clock_;
@@ -72,19 +76,24 @@ std::uint64_t StaircaseSharing::class_key(int receiver, int source_node) {
 
 void StaircaseSharing::free_class(int c) {
   auto& k = classes_[static_cast<std::size_t>(c)];
-  // (A socket class may share its key with its process's one inter-node class.)
-  const auto found = inter_class_.find(class_key(k.process, k.source_node));
-  if (found != inter_class_.end() && found->second == c) inter_class_.erase(found);
   if (k.source_node >= 0) {
+    inter_class_.erase(class_key(k.process, k.source_node));
     auto& g =
         groups_[static_cast<std::size_t>(node_group_base_ + processes_[static_cast<std::size_t>(k.process)].node)];
-    auto& list = g.classes_from[k.source_node];
+    auto& list = g.classes_from[static_cast<std::size_t>(k.source_node)];
     list.erase(std::find(list.begin(), list.end(), c));
-    if (list.empty()) g.classes_from.erase(k.source_node);
   }
-  k = Class{};
+  reset(k);
   if (observer_) members_[static_cast<std::size_t>(c)].clear();
   free_classes_.push_back(c);
+}
+
+// A class as new, its messages' storage kept for its next use.
+void StaircaseSharing::reset(Class& c) {
+  MessageClass messages = std::move(c.messages);
+  messages.clear();
+  c = Class{};
+  c.messages = std::move(messages);
 }
 
 void StaircaseSharing::settle(Class& c, double t) {
@@ -265,12 +274,16 @@ void StaircaseSharing::add_weights(const Process& p, Group& g, double sign) {
   for (int id : p.inter) {
     const auto& c = classes_[static_cast<std::size_t>(id)];
     const double delta = sign * c.messages.count() / p.inter_count;
-    auto it = std::find_if(g.weights.begin(), g.weights.end(), [&](const auto& w) { return w.first == c.source_node; });
-    if (it == g.weights.end()) {
+    int& slot = g.weight_slot[static_cast<std::size_t>(c.source_node)];
+    if (slot < 0) {
+      slot = static_cast<int>(g.weights.size());
       g.weights.emplace_back(c.source_node, delta);
-    } else if ((it->second += delta) < 1e-12) {
-      *it = g.weights.back();
+    } else if ((g.weights[static_cast<std::size_t>(slot)].second += delta) < 1e-12) {
+      // The last entry takes its place (slot is the last one's too when it is the last).
+      g.weight_slot[static_cast<std::size_t>(g.weights.back().first)] = slot;
+      g.weights[static_cast<std::size_t>(slot)] = g.weights.back();
       g.weights.pop_back();
+      slot = -1;
     }
   }
 }
@@ -299,13 +312,13 @@ void StaircaseSharing::update_fabric(int group, double t) {
 void StaircaseSharing::apply_factor(int src_node, int dst_node, double t) {
   const int group = node_group_base_ + dst_node;
   auto& g = groups_[static_cast<std::size_t>(group)];
-  auto it = g.classes_from.find(src_node);
-  if (it == g.classes_from.end()) return;
+  const auto& from = g.classes_from[static_cast<std::size_t>(src_node)];
+  if (from.empty()) return;
   const double factor = fabric_ ? fabric_->factor(src_node, dst_node) : 1.0;
   const double send_factor = sending_ ? sending_->factor(src_node, dst_node) : 1.0;
   const double s = share(g);
   std::vector<int> rescan;
-  for (int id : it->second) {
+  for (int id : from) {
     auto& c = classes_[static_cast<std::size_t>(id)];
     const auto& p = processes_[static_cast<std::size_t>(c.process)];
     settle(c, t);
@@ -379,15 +392,17 @@ void StaircaseSharing::add(TransferId id, int src, int dst, Level level, double 
     // process moves at the same rate, and one class holds them all (an
     // event then costs O(log m)).
     const int source_node = fabric_ || sending_ ? processes_[static_cast<std::size_t>(src)].node : -1;
-    const auto key = class_key(dst, source_node);
-    const auto found = inter_class_.find(key);
-    int c = found == inter_class_.end() ? -1 : found->second;
+    int c = p.inter.empty() ? -1 : p.inter.front();
+    if (source_node >= 0) {
+      const auto found = inter_class_.find(class_key(dst, source_node));
+      c = found == inter_class_.end() ? -1 : found->second;
+    }
     if (c < 0) {
       c = new_class(dst, source_node);
-      inter_class_.emplace(key, c);
+      if (source_node >= 0) inter_class_.emplace(class_key(dst, source_node), c);
       if (fabric_) classes_[static_cast<std::size_t>(c)].factor = fabric_->factor(source_node, p.node);
       if (sending_) classes_[static_cast<std::size_t>(c)].send_factor = sending_->factor(source_node, p.node);
-      if (source_node >= 0) g.classes_from[source_node].push_back(c);
+      if (source_node >= 0) g.classes_from[static_cast<std::size_t>(source_node)].push_back(c);
       processes_[static_cast<std::size_t>(dst)].inter.push_back(c);
     }
     auto& q = processes_[static_cast<std::size_t>(dst)];
@@ -485,7 +500,7 @@ void StaircaseSharing::process_group_event(int group, double t, std::vector<Comp
     pop(p.off, p.off == first);
   } else {
     for (int& id : p.inter) pop(id, id == first);
-    std::erase(p.inter, -1);
+    p.inter.erase(std::remove(p.inter.begin(), p.inter.end(), -1), p.inter.end());
     add_weights(p, g, +1);
   }
   for (TransferId id : ids) done.push_back(Completion{id, t});

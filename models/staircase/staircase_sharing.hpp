@@ -24,10 +24,10 @@
 // heap update); only a change in the number n of receivers of a group
 // (which changes every share) touches all of the group's members, and so
 // does a change in the fabric's caps.
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <map>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -137,8 +137,11 @@ class StaircaseSharing {
   struct Process {
     int node = 0;
     int socket_group = 0;
-    int on = -1, off = -1;   // classes of intra- and inter-socket messages
-    std::vector<int> inter;  // classes of inter-node messages, by source node
+    int on = -1, off = -1;  // classes of intra- and inter-socket messages
+    // Classes of inter-node messages, by source node; a process has one
+    // without the fabric and the sending side, kept in the Process itself
+    // (no pointer to chase at each of its events).
+    boost::container::small_vector<int, 2> inter;
     int inter_count = 0;
     bool member[2] = {false, false};
     // The sending side: its inter-node messages moving out.
@@ -154,7 +157,10 @@ class StaircaseSharing {
     IndexedHeap<int> completions;
     // Node groups: per source node A, the sum over members of c_pA / m_p.
     std::vector<std::pair<int, double>> weights;
-    std::map<int, std::vector<int>> classes_from;  // node groups: source node -> its classes
+    std::vector<int> weight_slot;  // node groups: by source node, its entry in `weights` (-1: none)
+    // Node groups: by source node, its classes (a vector by node: apply_factor()
+    // finds a pair's classes without a tree walk).
+    std::vector<std::vector<int>> classes_from;
   };
 
   // Calls f(class) for each class of process p on the level `kind`.
@@ -171,6 +177,7 @@ class StaircaseSharing {
   bool wants_socket_service(const Process& p) const;
   int new_class(int process, int source_node);
   void free_class(int c);
+  static void reset(Class& c);
   static std::uint64_t class_key(int receiver, int source_node);
   void settle(Class& c, double t);
   void settle_process(int process, GroupKind kind, double t);
@@ -208,8 +215,9 @@ class StaircaseSharing {
   std::vector<int> free_classes_;
   std::vector<Group> groups_;         // socket groups first, then node groups
   std::vector<int> senders_of_node_;  // with the sender side: n_s, processes sending inter-node data
-  // Inter-node classes by (receiver, source node): finding a new message's
-  // class costs O(1), not a scan of the receiver's classes.
+  // Inter-node classes by (receiver, source node), with the fabric or the
+  // sending side: finding a new message's class costs O(1), not a scan of
+  // the receiver's classes (without either, a receiver has one).
   std::unordered_map<std::uint64_t, int> inter_class_;
   // The node pairs' demands or senders changed: their x is not solved yet.
   bool pairs_stale_ = false;
