@@ -18,10 +18,10 @@
 // timers fire, only the cost: (time, id) is a total order (ids are unique
 // among the pending timers).
 //
-// Moving a timer held by a lane marks its entry dead; dead entries are
-// dropped when they reach the top. Popping a lane's front touches only that
-// lane (each id's state is checked against the lane when the id is set
-// again).
+// Moving a timer held by a lane marks its entry dead; a lane drops dead
+// entries when they reach its front, so that a lane's front is always a
+// live timer. Popping a lane's front touches only that lane (each id's
+// state is checked against the lane when the id is set again).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -63,8 +63,9 @@ class TimerQueue {
   void pop() {
     if (!fronts_.empty() && (general_.empty() || before(fronts_.front().timer(), from_general()))) {
       // The id's state still names the entry: set() sees it popped (behind the lane's front).
-      pop_lane_front();
-      settle();
+      const Lane lane = fronts_.front().lane;
+      lanes_[lane].pop_front();
+      front_changed(lane);
     } else {
       general_.pop();
     }
@@ -74,24 +75,33 @@ class TimerQueue {
   // in `lane` (kAnyLane, family_lane(), or kNoLane) when it fits there,
   // otherwise in the general heap.
   void set(TransferId id, double time, std::uint8_t tag, Lane lane) {
+    if (general_.contains(id)) {
+      // No lane holds it. Moving it within the heap costs no more than a
+      // lane would save (and flowcut's deliveries, moved at each change of
+      // their rates, look up nothing else).
+      general_.set(id, time, tag);
+      return;
+    }
     const std::size_t s = slot(id);
     if (s >= state_.size()) state_.resize(s + 1);
     State& state = state_[s];
     if (in_lane(state)) {
       drop_from_lane(state);
-    } else if (lane == kNoLane || general_.contains(id)) {
-      // Already in the general heap: moving it there costs no more than a lane would save.
+    } else if (lane == kNoLane) {
       general_.set(id, time, tag);
       return;
     }
     if (lane == kAnyLane) lane = sorted_lane_for({time, id, tag});
     if (lane < kMaxLanes) {
-      if (lane >= lanes_.size()) lanes_.resize(static_cast<std::size_t>(lane) + 1);
+      if (lane >= lanes_.size()) {
+        lanes_.resize(static_cast<std::size_t>(lane) + 1);
+        position_.resize(lanes_.size(), kAbsent);
+      }
       Fifo& fifo = lanes_[lane];
       if (fifo.empty() || before(back_of(lane), Timer{time, id, tag})) {
         state.lane = lane;
         state.sequence = fifo.push_back({time, id, tag, false});
-        if (fifo.size() == 1) push_front_of(lane);
+        if (fifo.size() == 1) front_changed(lane);
         return;
       }
     }
@@ -123,6 +133,7 @@ class TimerQueue {
     const Entry& back() const { return entries_.back(); }
     // Whether the entry numbered `sequence` is still in the FIFO (not popped).
     bool holds(std::uint64_t sequence) const { return sequence >= first_ + head_; }
+    bool is_front(std::uint64_t sequence) const { return sequence == first_ + head_; }
     Entry& at(std::uint64_t sequence) { return entries_[static_cast<std::size_t>(sequence - first_)]; }
     std::uint64_t push_back(const Entry& e) {
       entries_.push_back(e);
@@ -145,6 +156,8 @@ class TimerQueue {
     std::size_t head_ = 0;
     std::uint64_t first_ = 0;  // the sequence of entries_[0]
   };
+  static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::size_t kArity = 4;
 
   static std::size_t slot(TransferId id) { return static_cast<std::size_t>(id); }
   static bool before(const Timer& a, const Timer& b) { return a.time < b.time || (a.time == b.time && a.id < b.id); }
@@ -162,7 +175,10 @@ class TimerQueue {
   // a few interleaved sorted sequences fill as many lanes), else an empty
   // one, else none.
   Lane sorted_lane_for(const Timer& timer) {
-    if (lanes_.size() < kSortedLanes) lanes_.resize(kSortedLanes);
+    if (lanes_.size() < kSortedLanes) {
+      lanes_.resize(kSortedLanes);
+      position_.resize(kSortedLanes, kAbsent);
+    }
     Lane best = kNoLane, empty = kNoLane;
     for (Lane lane = 0; lane < kSortedLanes; ++lane) {
       if (lanes_[lane].empty()) {
@@ -175,16 +191,45 @@ class TimerQueue {
   }
   // The id of `state` has a live timer in a lane: it is moved elsewhere.
   void drop_from_lane(State& state) {
-    lanes_[state.lane].at(state.sequence).dead = true;  // skipped when it reaches the front
+    const auto lane = static_cast<Lane>(state.lane);
+    Fifo& fifo = lanes_[lane];
     state.lane = kNone;
-    settle();  // it may have been the earliest
+    if (fifo.is_front(state.sequence)) {
+      // A front must stay live: drop it now.
+      fifo.pop_front();
+      front_changed(lane);
+    } else {
+      fifo.at(state.sequence).dead = true;  // dropped when it reaches the front
+    }
   }
 
-  // Each non-empty lane has its front's (time, id) in fronts_, a min-heap
-  // (std::push_heap and pop_heap): comparing two lanes reads no FIFO, and
-  // with the tag the earliest timer is read from fronts_ alone. A front
-  // may have died since it was pushed (moved elsewhere); settle() drops
-  // dead fronts from the top, so that the top is always live.
+  // The front of `lane` was popped, dropped or pushed: drop stale entries
+  // and place the lane's new front in fronts_.
+  void front_changed(Lane lane) {
+    Fifo& fifo = lanes_[lane];
+    while (!fifo.empty() && fifo.front().dead) fifo.pop_front();
+    const std::uint32_t position = position_[lane];
+    if (fifo.empty()) {
+      if (position != kAbsent) erase_front_at(position);
+      return;
+    }
+    const Front front{fifo.front().time, fifo.front().id, lane, fifo.front().tag};
+    if (position == kAbsent) {
+      fronts_.push_back(front);
+      sift_up(fronts_.size() - 1);
+    } else {
+      // A FIFO's next front comes later: it can only sink.
+      fronts_[position] = front;
+      sift_down(position);
+    }
+  }
+
+  // The lanes' fronts carry their (time, id): comparing two lanes reads no FIFO.
+  // (Its own sifts, as IndexedHeap's: that one breaks ties by its ids, here
+  // the lanes, where the fronts must tie by transfer id. A std heap, which
+  // cannot move one lane's entry, lost the gain: checking the next top's
+  // front for a moved timer read one more lane per pop.)
+  // (With the tag: the earliest timer is read from fronts_ alone.)
   struct Front {
     double time;
     TransferId id;
@@ -192,30 +237,55 @@ class TimerQueue {
     Lane tag : 8;
     Timer timer() const { return {time, id, static_cast<std::uint8_t>(tag)}; }
   };
-  static bool later(const Front& a, const Front& b) { return before(b.timer(), a.timer()); }
-  void push_front_of(Lane lane) {
-    const Fifo& fifo = lanes_[lane];
-    if (fifo.empty()) return;
-    const Entry& e = fifo.front();
-    fronts_.push_back(Front{e.time, e.id, lane, e.tag});
-    std::push_heap(fronts_.begin(), fronts_.end(), later);
+  static bool front_before(const Front& a, const Front& b) {
+    return a.time < b.time || (a.time == b.time && a.id < b.id);
   }
-  // Pops the earliest front from its lane and puts the lane's next one in fronts_.
-  void pop_lane_front() {
-    const Lane lane = fronts_.front().lane;
-    std::pop_heap(fronts_.begin(), fronts_.end(), later);
+  void place(std::size_t i, const Front& f) {
+    fronts_[i] = f;
+    position_[f.lane] = static_cast<std::uint32_t>(i);
+  }
+  void sift_up(std::size_t i) {
+    const Front f = fronts_[i];
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / kArity;
+      if (!front_before(f, fronts_[parent])) break;
+      place(i, fronts_[parent]);
+      i = parent;
+    }
+    place(i, f);
+  }
+  void sift_down(std::size_t i) {
+    const Front f = fronts_[i];
+    const std::size_t n = fronts_.size();
+    while (true) {
+      const std::size_t first = kArity * i + 1;
+      if (first >= n) break;
+      std::size_t child = first;
+      const std::size_t end = std::min(first + kArity, n);
+      for (std::size_t c = first + 1; c < end; ++c) {
+        if (front_before(fronts_[c], fronts_[child])) child = c;
+      }
+      if (!front_before(fronts_[child], f)) break;
+      place(i, fronts_[child]);
+      i = child;
+    }
+    place(i, f);
+  }
+  void erase_front_at(std::uint32_t i) {
+    position_[fronts_[i].lane] = kAbsent;
+    const Front last = fronts_.back();
     fronts_.pop_back();
-    lanes_[lane].pop_front();
-    push_front_of(lane);
-  }
-  void settle() {
-    while (!fronts_.empty() && lanes_[fronts_.front().lane].front().dead) pop_lane_front();
+    if (i == fronts_.size()) return;
+    place(i, last);
+    sift_up(i);
+    sift_down(position_[last.lane]);
   }
 
   IndexedHeap<TransferId> general_;
   std::vector<Fifo> lanes_;
-  std::vector<Front> fronts_;  // a min-heap of the non-empty lanes' fronts, by (time, id)
-  std::vector<State> state_;   // by transfer id
+  std::vector<std::uint32_t> position_;  // by lane: its index in fronts_, or kAbsent when empty
+  std::vector<Front> fronts_;            // a 4-ary min-heap of the non-empty lanes' fronts, by (time, id)
+  std::vector<State> state_;             // by transfer id
 };
 
 }  // namespace contend
