@@ -89,7 +89,9 @@ class LogGopsModel final : public FluidModel {
     const LogGopsProtocol& p = protocol(t);
     const double k = static_cast<double>(t.bytes);
     const double cpu_done = t.post_time + overheads(t).send(k);
-    deliver_at(injection.id, std::max(cpu_done, injection.end) + p.L);
+    // A sender's arrivals of one protocol range (one L) mostly come in time
+    // order (its NIC is FIFO, its posts follow each other): one timer FIFO each.
+    deliver_at(injection.id, std::max(cpu_done, injection.end) + p.L, arrival_family(t));
     if (t.release_remaining > 0) {
       // Transport buffering: byte k - B leaves the NIC at inject + g + G (k - B)
       // and arrives L later (not before the sender's CPU is done with the post).
@@ -118,10 +120,17 @@ class LogGopsModel final : public FluidModel {
 
  private:
   const LogGopsProtocol& protocol(const Transfer& t) const { return parameters_.protocol(t.level, t.eager); }
+  static constexpr std::uint32_t kProtocolSlots = 6;  // 3 levels x (eager, rendezvous)
+  static std::uint32_t protocol_slot(const Transfer& t) {
+    return static_cast<std::uint32_t>(t.level) * 2 + (t.eager ? 0 : 1);
+  }
+  static std::uint32_t arrival_family(const Transfer& t) {
+    return static_cast<std::uint32_t>(t.src) * kProtocolSlots + protocol_slot(t);
+  }
   // The overheads of t's level, protocol range and datatype, looked up by
   // name once per datatype of the run (a message costs an index, not a string).
   const LogGopsOverheads& overheads(const Transfer& t) const {
-    const std::size_t slot = static_cast<std::size_t>(t.level) * 2 + (t.eager ? 0 : 1);
+    const std::size_t slot = protocol_slot(t);
     if (t.datatype >= overheads_.size()) overheads_.resize(static_cast<std::size_t>(t.datatype) + 1);
     auto& cached = overheads_[t.datatype][slot];
     if (cached == nullptr) cached = &protocol(t).overheads(context().sink.datatype(t.datatype));

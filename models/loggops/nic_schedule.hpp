@@ -35,9 +35,12 @@ class NicSchedule {
       free_ = pending_.front().end;
       pending_.pop_front();
     }
-    // After the messages of the same start: they were started first.
-    auto at =
-        std::upper_bound(pending_.begin(), pending_.end(), start, [](double s, const Entry& e) { return s < e.start; });
+    // After the messages of the same start: they were started first. Most
+    // starts come last (in time order): no search then.
+    auto at = pending_.empty() || !(start < pending_.back().start)
+                  ? pending_.end()
+                  : std::upper_bound(pending_.begin(), pending_.end(), start,
+                                     [](double s, const Entry& e) { return s < e.start; });
     const double previous = at == pending_.begin() ? free_ : std::prev(at)->end;
     at = pending_.insert(at, Entry{id, start, g, gk, 0, 0});
     at->place(previous);

@@ -6,7 +6,7 @@
 //
 // As in SimGrid's network model with lazy updates (NetworkCm02Model, whose
 // ActionHeap holds each action once, its latency as a phase of the action),
-// every transfer has at most one timer, in one heap:
+// every transfer has at most one timer, in one queue (timer_queue.hpp):
 //  - a started transfer first waits its latency (latency(): by default its
 //    route's), then its data starts moving (on_data_start());
 //  - a transfer whose arrival time is known (LogGOPS's, flowcut's flows
@@ -30,6 +30,7 @@
 
 #include "sim/engine/indexed_heap.hpp"
 #include "sim/engine/model.hpp"
+#include "sim/engine/timer_queue.hpp"
 
 namespace contend {
 
@@ -69,9 +70,17 @@ class FluidModel : public CommunicationModel {
 
   // The data of `id` starts moving at `ready` (> now; or = now, to start it
   // in id order with the other timers of this instant).
-  void wait_latency(TransferId id, double ready) { timers_.set(id, ready, kLatencyEnd); }
+  // (Latency ends keep to a few FIFOs: those of one latency value come in
+  // time order.)
+  void wait_latency(TransferId id, double ready) { timers_.set(id, ready, kLatencyEnd, TimerQueue::kAnyLane); }
   // `id` arrives at `time`: plans its delivery, or moves it.
-  void deliver_at(TransferId id, double time) { timers_.set(id, time, kDelivery); }
+  void deliver_at(TransferId id, double time) { timers_.set(id, time, kDelivery, TimerQueue::kNoLane); }
+  // The same, for a model that knows the deliveries of `family` (a small
+  // dense number) mostly come in time order: they wait in one FIFO instead
+  // of a heap of every timer (the order of deliveries is the same).
+  void deliver_at(TransferId id, double time, std::uint32_t family) {
+    timers_.set(id, time, kDelivery, TimerQueue::family_lane(family));
+  }
   // Transport buffering: only t.release_remaining bytes of `id` remain
   // undelivered at `time` (>= now): plans the release of its sender, or
   // moves it. Dropped if the transfer is delivered first (delivery
@@ -131,7 +140,7 @@ class FluidModel : public CommunicationModel {
   // pattern) cost no context switch.
   double planned_wakeup_ = -kNever;
   double clock_ = 0;
-  IndexedHeap<TransferId> timers_;    // each transfer's end of latency or delivery
+  TimerQueue timers_;                 // each transfer's end of latency or delivery
   IndexedHeap<TransferId> releases_;  // transport buffering: when a transfer's sender is released
   // follow_release(): the followed transfers' progress, by id.
   struct Followed {
