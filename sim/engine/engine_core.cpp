@@ -361,7 +361,7 @@ void EngineCore::waitall(int me, const std::vector<RequestId>& ids) {
       ++r.wait_incomplete;
       if (!matched(q)) ++r.wait_unmatched;
     }
-    r.wait_set = ids;
+    r.wait_set.assign(ids.begin(), ids.end());
     // Inside MPI until its requests complete, also while it awaits a SimGrid
     // activity or is woken but not running yet: handshakes reaching it
     // meanwhile are answered at once, as for a rank asleep in the wait.
