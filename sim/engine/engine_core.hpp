@@ -125,6 +125,7 @@ class EngineCore final : public TransferSink {
     bool sleeping = false;           // waiting on `wakeup`
     bool awaiting = false;           // in a wait on SimGrid activities (inside MPI)
     bool paying_overhead = false;    // busy with an MPI call's CPU overhead (inside MPI)
+    // (the first 64 bytes end here)
     // Posting ahead (allow_posting_ahead): whether the rank may, and until
     // when its core is busy with send overheads it has not slept yet.
     bool posts_ahead = false;
