@@ -5,9 +5,10 @@
 // included; a receive matches the earliest arrived send. Messages between one
 // pair on one communicator and tag never overtake each other.
 //
-// Per-key FIFOs are intrusive lists in one pool, their ends in a flat hash
-// map (match_key_map.hpp), so that the millions of messages of a large
-// pattern cost a few words and no allocation each.
+// Per-key FIFOs keep their first entry in a flat hash map's slot
+// (match_key_map.hpp) and the others in intrusive lists in one pool, so
+// that the millions of messages of a large pattern cost a few words and no
+// allocation each.
 #include <cstdint>
 #include <optional>
 #include <vector>
