@@ -12,7 +12,11 @@
 //
 // KeyTraits: `static Key free_key()` (a key never stored, marking a free
 // slot), `static std::uint64_t hash(const Key&)` (mixed: Fibonacci hashing
-// takes its top bits).
+// takes its top bits). Optionally `static constexpr bool kShrinks = false`:
+// the table keeps its size while it holds entries, and gives its storage
+// back only once empty (a table that fills and drains once per step, as a
+// rank's matching queues do, would otherwise halve several times and double
+// again: an allocation and a rehash each time).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -70,7 +74,7 @@ class FlatHashMap {
     --size_;
     if (size_ == 0) {
       std::vector<Slot>().swap(slots_);
-    } else if (slots_.size() > kMinCapacity && 8 * size_ < slots_.size()) {
+    } else if (shrinks() && slots_.size() > kMinCapacity && 8 * size_ < slots_.size()) {
       resize(slots_.size() / 2);
     }
   }
@@ -88,6 +92,13 @@ class FlatHashMap {
 
  private:
   static constexpr std::size_t kMinCapacity = 8;
+  static constexpr bool shrinks() {
+    if constexpr (requires { KeyTraits::kShrinks; }) {
+      return KeyTraits::kShrinks;
+    } else {
+      return true;
+    }
+  }
 
   struct Slot {
     Key key = KeyTraits::free_key();

@@ -84,6 +84,23 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
                    .datatype = datatype,
                    .post_time = local_time(me),
                    .post_order = timeline_ ? timeline_->next_order() : 0};
+  auto& stats = level_stats_[static_cast<std::size_t>(level)];
+  ++stats.messages;
+  // A trace may hold any number of messages: its volume must not wrap.
+  const auto volume = limits::checked_add(stats.bytes, bytes);
+  if (!volume) {
+    throw Error(fmt::format("rank {}: the {} volume of the run exceeds 2^64 - 1 bytes", me, level_name(level)));
+  }
+  stats.bytes = *volume;
+
+  // The receive this send matches, looked up first: its request lies at
+  // random in the receiver's table (a cache miss) and is fetched while the
+  // send's own bookkeeping runs. Nothing between here and bind() calls
+  // SimGrid or touches the receiver's queues.
+  const MatchKey key{me, tag, comm};
+  const auto recv = rank(dst).inbox.take_receive_for(key);
+  if (recv) __builtin_prefetch(&rank(dst).requests[*recv]);
+
   // The call's CPU overhead keeps the rank inside MPI from now on: a
   // rendezvous answer that reaches it meanwhile is handled at once.
   const double overhead = model_->send_overhead(t);
@@ -96,14 +113,6 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
                        fmt::format("waiting for rank {} to post the matching receive", dst));
     }
   }
-  auto& stats = level_stats_[static_cast<std::size_t>(level)];
-  ++stats.messages;
-  // A trace may hold any number of messages: its volume must not wrap.
-  const auto volume = limits::checked_add(stats.bytes, bytes);
-  if (!volume) {
-    throw Error(fmt::format("rank {}: the {} volume of the run exceeds 2^64 - 1 bytes", me, level_name(level)));
-  }
-  stats.bytes = *volume;
 
   Request q{.kind = Request::Kind::Send,
             .peer = dst,
@@ -124,8 +133,7 @@ RequestId EngineCore::isend(int me, int dst, std::uint64_t bytes, int tag, int c
     transfers_[tid].send_request = rid;
   }
 
-  const MatchKey key{me, tag, comm};
-  if (auto recv = rank(dst).inbox.take_receive_for(key)) {
+  if (recv) {
     bind(tid, dst, *recv, me, fx);
   } else {
     rank(dst).inbox.add_unexpected(key, tid);
@@ -306,6 +314,9 @@ void EngineCore::complete_receive(RankState& receiver, RequestId recv, double wh
 void EngineCore::deliver(TransferId tid, double end_time) {
   auto& t = transfers_[tid];
   if (t.state == Transfer::State::Delivered) return;
+  // The receiver's state is a cache miss of its own (deliveries come in
+  // time order, not rank order): fetched while the sender's is handled.
+  if (t.matched) __builtin_prefetch(&rank(t.dst));
   Effects fx;
   ++delivered_;
   t.state = Transfer::State::Delivered;
@@ -361,7 +372,7 @@ void EngineCore::waitall(int me, const std::vector<RequestId>& ids) {
       ++r.wait_incomplete;
       if (!matched(q)) ++r.wait_unmatched;
     }
-    r.wait_set = ids;
+    r.wait_set.assign(ids.begin(), ids.end());
     // Inside MPI until its requests complete, also while it awaits a SimGrid
     // activity or is woken but not running yet: handshakes reaching it
     // meanwhile are answered at once, as for a rank asleep in the wait.

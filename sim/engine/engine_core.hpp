@@ -109,35 +109,45 @@ class EngineCore final : public TransferSink {
   std::string unfinished_report() const;
 
  private:
-  struct RankState {
-    int rank = 0;
-    Placement place;
-    simgrid::s4u::Host* host = nullptr;
-    double core_speed = 0;     // its core's speed (flop/s), read once: every CPU overhead needs it
-    bool core_shared = false;  // another rank runs on the same core (--oversubscribe)
-    // Where the rank sleeps while it waits. A semaphore, not a condition
-    // variable: a release that comes before the acquire is not lost (taking
-    // a condition variable's mutex lets other actors run, and notify first).
-    simgrid::s4u::SemaphorePtr wakeup;
+  // Every message touches its sender's and its receiver's state at random
+  // (the model delivers in time order, not rank order): the fields a
+  // delivery and a match read come first, so that they share as few cache
+  // lines as possible (each is a miss at thousands of ranks), and a rank's
+  // state starts on a line of its own.
+  struct alignas(64) RankState {
+    // Read by every delivery (complete_send, complete_receive, on_completed).
     RequestPool requests;
-    MatchQueues inbox;
-    // The set of requests the rank waits for, while it waits.
-    std::vector<RequestId> wait_set;
-    int wait_incomplete = 0;         // requests of the set not complete yet
+    double recv_time = 0, send_time = 0;
+    int rank = 0;
+    int wait_incomplete = 0;         // requests of the wait set not complete yet
     int wait_unmatched = 0;          // ... of which not matched yet
     bool blocked_for_match = false;  // every incomplete one is unmatched
     bool sleeping = false;           // waiting on `wakeup`
     bool awaiting = false;           // in a wait on SimGrid activities (inside MPI)
     bool paying_overhead = false;    // busy with an MPI call's CPU overhead (inside MPI)
+    // (the first 64 bytes end here)
     // Posting ahead (allow_posting_ahead): whether the rank may, and until
     // when its core is busy with send overheads it has not slept yet.
     bool posts_ahead = false;
+    bool core_shared = false;  // another rank runs on the same core (--oversubscribe)
+    bool finished = false;
     double busy_until = 0;
+    double core_speed = 0;  // its core's speed (flop/s), read once: every CPU overhead needs it
+    // Read by every send to this rank.
+    MatchQueues inbox;
+    // Where the rank sleeps while it waits. A semaphore, not a condition
+    // variable: a release that comes before the acquire is not lost (taking
+    // a condition variable's mutex lets other actors run, and notify first).
+    simgrid::s4u::SemaphorePtr wakeup;
+    // The set of requests the rank waits for, while it waits (its storage
+    // kept from one wait to the next: no allocation per wait).
+    std::vector<RequestId> wait_set;
     // Without background progression: rendezvous handshakes waiting for
     // this rank to enter an MPI call.
     std::vector<TransferId> handshakes;
-    bool finished = false;
-    double recv_time = 0, send_time = 0, finish_time = 0;
+    Placement place;
+    simgrid::s4u::Host* host = nullptr;
+    double finish_time = 0;
     MpiCallStats calls;
   };
 

@@ -16,6 +16,9 @@ struct MatchKey {
 };
 
 struct MatchKeyTraits {
+  // A rank's queues fill and drain once per exchange: no halving on the
+  // way down (freed once empty).
+  static constexpr bool kShrinks = false;
   // No rank, not a wildcard: a free slot.
   static MatchKey free_key() { return {std::numeric_limits<int>::min(), 0, 0}; }
   static std::uint64_t hash(const MatchKey& k) {

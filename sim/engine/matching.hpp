@@ -5,9 +5,10 @@
 // included; a receive matches the earliest arrived send. Messages between one
 // pair on one communicator and tag never overtake each other.
 //
-// Per-key FIFOs are intrusive lists in one pool, their ends in a flat hash
-// map (match_key_map.hpp), so that the millions of messages of a large
-// pattern cost a few words and no allocation each.
+// Per-key FIFOs keep their first entry in a flat hash map's slot
+// (match_key_map.hpp) and the others in intrusive lists in one pool, so
+// that the millions of messages of a large pattern cost a few words and no
+// allocation each.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -28,6 +29,12 @@ constexpr bool tag_matches(int pattern_tag, int message_tag) {
 
 // FIFOs of ids keyed by exact (source, tag, comm), each entry stamped with a
 // sequence number so that entries of different keys can be ordered.
+//
+// A key's first entry lives in the hash map's slot itself, the others in a
+// linked list in a pool: most keys hold one entry at a time (one message per
+// pair and step), and a message's match then reads one slot of its
+// receiver's table instead of a slot and a node (two cache misses at
+// thousands of ranks).
 class KeyedFifo {
  public:
   struct Entry {
@@ -37,6 +44,8 @@ class KeyedFifo {
   void push(const MatchKey& key, std::uint64_t seq, std::uint32_t id);
   std::optional<Entry> front(const MatchKey& key) const;
   void pop(const MatchKey& key);
+  // front() and pop() at once: one look-up.
+  std::optional<Entry> take_front(const MatchKey& key);
   // The earliest front among keys matching a pattern with wildcards.
   std::optional<std::pair<MatchKey, Entry>> earliest_matching(const MatchKey& pattern) const;
   bool empty() const { return heads_.empty(); }
@@ -48,10 +57,14 @@ class KeyedFifo {
     Entry entry;
     std::uint32_t next;
   };
-  struct Ends {
-    std::uint32_t head, tail;
+  struct Queue {
+    Entry first;
+    std::uint32_t rest_head, rest_tail;  // the entries after the first (pool indices, or none)
   };
-  MatchKeyMap<Ends> heads_;
+  // Removes the first entry of `queue`, whose key is `key`.
+  void pop_first(const MatchKey& key, Queue& queue);
+
+  MatchKeyMap<Queue> heads_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> free_;
 };
@@ -76,14 +89,15 @@ class MatchQueues {
            tag_matches(pattern.tag, key.tag);
   }
 
-  std::uint64_t next_seq_ = 0;
-  KeyedFifo posted_exact_;
   struct Wild {
     std::uint64_t seq;
     MatchKey pattern;
     std::uint32_t request;
   };
+  // What every send to the rank reads first, together.
   std::vector<Wild> posted_wild_;  // in posting order
+  std::uint64_t next_seq_ = 0;
+  KeyedFifo posted_exact_;
   KeyedFifo unexpected_;
 };
 
