@@ -1,21 +1,24 @@
 #pragma once
-// A min-heap of (time, id) in which each id appears at most once and
-// knows where it sits: inserting, moving or erasing an id's event is
-// O(log n) and leaves nothing stale behind. (With lazy re-insertion, a node
-// with k flows whose rates all change at each of its k events fills a queue
-// with k^2 dead entries.) Ties are broken by id, so simultaneous events come
-// out in the same order on every run; that order depends on nothing but the
-// events' (time, id), not on the heap's shape.
+// A min-heap in which each entry sits in a slot of its own (an id, a
+// lane...), appears at most once and knows where it sits: inserting,
+// moving or erasing a slot's entry is O(log n) and leaves nothing stale
+// behind. (With lazy re-insertion, a node with k flows whose rates all
+// change at each of its k events fills a queue with k^2 dead entries.)
+//
+// SlotHeap<Entry, Order> is the mechanism: Order::slot(e) names an entry's
+// slot (small and dense: it indexes a position table) and Order::before(a,
+// b) its total order. IndexedHeap<Id> is the one event heap of the fluid
+// models, as SimGrid's ActionHeap is its network model's: (time, id) events
+// with ties broken by id, so simultaneous events come out in the same order
+// on every run; that order depends on nothing but the events' (time, id),
+// not on the heap's shape. FluidModel's per-transfer timers, staircase's
+// groups and message classes, tau-Lop's transfer steps; TimerQueue's heap
+// of lane fronts is a SlotHeap by lane ordered by (time, transfer id).
 //
 // Four children per node: a heap of millions of timers (every message of a
 // large exchange starts its latency at once) is half as deep as a binary
 // one, and the four children of a node lie in one or two cache lines, so
 // that a pop costs about half the cache misses.
-//
-// The one event heap of the fluid models, as SimGrid's ActionHeap is its
-// network model's: FluidModel's per-transfer timers, staircase's groups and
-// message classes, tau-Lop's transfer steps. Ids index a position table, so
-// they should be small and dense (transfer slots, class or group numbers).
 #include <algorithm>
 #include <cassert>
 #include <concepts>
@@ -26,78 +29,58 @@
 
 namespace contend {
 
-template <std::integral Id>
-class IndexedHeap {
+template <class Entry, class Order>
+class SlotHeap {
  public:
-  struct Entry {
-    double time;
-    Id id;
-    // A label the owner keeps with the event (FluidModel: which phase of
-    // the transfer ends); it plays no part in the order. It fits in the
-    // entry's padding: no table of its own to look up.
-    std::uint8_t tag = 0;
-  };
-
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
-  // The earliest event (ties: the smallest id). Requires !empty().
+  // The first entry in Order. Requires !empty().
   const Entry& top() const { return heap_.front(); }
-  bool contains(Id id) const {
-    const std::size_t slot = slot_of(id);
-    return slot < position_.size() && position_[slot] != kAbsent;
-  }
-  // Requires contains(id).
-  double time_of(Id id) const { return heap_[position_[slot_of(id)]].time; }
+  bool contains(std::size_t slot) const { return slot < position_.size() && position_[slot] != kAbsent; }
+  // Requires contains(slot).
+  const Entry& at(std::size_t slot) const { return heap_[position_[slot]]; }
 
-  // Inserts the event of `id` at `time`, or moves it there.
-  void set(Id id, double time, std::uint8_t tag = 0) {
-    const std::size_t slot = slot_of(id);
+  // Inserts `e` in its slot, or replaces the slot's entry with it.
+  void set(const Entry& e) {
+    const std::size_t slot = Order::slot(e);
     if (slot >= position_.size()) position_.resize(slot + 1, kAbsent);
     if (position_[slot] == kAbsent) {
       position_[slot] = static_cast<std::uint32_t>(heap_.size());
-      heap_.push_back({time, id, tag});
+      heap_.push_back(e);
       sift_up(heap_.size() - 1);
       return;
     }
     // Sift one way only: the other cannot move it.
     const std::size_t i = position_[slot];
-    const bool earlier = before(Entry{time, id, tag}, heap_[i]);
-    heap_[i].time = time;
-    heap_[i].tag = tag;
+    const bool earlier = Order::before(e, heap_[i]);
+    heap_[i] = e;
     if (earlier) {
       sift_up(i);
     } else {
       sift_down(i);
     }
   }
-
-  // Removes the earliest event. Requires !empty().
+  // Removes the first entry. Requires !empty().
   void pop() { erase_at(0); }
-  // Removes the event of `id`, if it has one.
-  void erase(Id id) {
-    if (contains(id)) erase_at(position_[slot_of(id)]);
+  // Removes the slot's entry, if it has one.
+  void erase(std::size_t slot) {
+    if (contains(slot)) erase_at(position_[slot]);
   }
 
  private:
   static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
-
-  static std::size_t slot_of(Id id) {
-    if constexpr (std::signed_integral<Id>) assert(id >= 0);
-    return static_cast<std::size_t>(id);
-  }
-  static bool before(const Entry& a, const Entry& b) { return a.time < b.time || (a.time == b.time && a.id < b.id); }
+  static constexpr std::size_t kArity = 4;
+  static std::size_t parent(std::size_t i) { return (i - 1) / kArity; }
 
   void place(std::size_t i, const Entry& e) {
     heap_[i] = e;
-    position_[slot_of(e.id)] = static_cast<std::uint32_t>(i);
+    position_[Order::slot(e)] = static_cast<std::uint32_t>(i);
   }
   // Both sifts carry the moving entry in hand and shift the others into its
   // hole: one write per level instead of a swap.
-  static constexpr std::size_t kArity = 4;
-  static std::size_t parent(std::size_t i) { return (i - 1) / kArity; }
   void sift_up(std::size_t i) {
     const Entry e = heap_[i];
-    while (i > 0 && before(e, heap_[parent(i)])) {
+    while (i > 0 && Order::before(e, heap_[parent(i)])) {
       place(i, heap_[parent(i)]);
       i = parent(i);
     }
@@ -112,26 +95,71 @@ class IndexedHeap {
       std::size_t child = first;
       const std::size_t end = std::min(first + kArity, n);
       for (std::size_t c = first + 1; c < end; ++c) {
-        if (before(heap_[c], heap_[child])) child = c;
+        if (Order::before(heap_[c], heap_[child])) child = c;
       }
-      if (!before(heap_[child], e)) break;
+      if (!Order::before(heap_[child], e)) break;
       place(i, heap_[child]);
       i = child;
     }
     place(i, e);
   }
   void erase_at(std::size_t i) {
-    position_[slot_of(heap_[i].id)] = kAbsent;
+    position_[Order::slot(heap_[i])] = kAbsent;
     const Entry last = heap_.back();
     heap_.pop_back();
     if (i == heap_.size()) return;
     place(i, last);
     sift_up(i);
-    sift_down(position_[slot_of(last.id)]);
+    sift_down(position_[Order::slot(last)]);
   }
 
   std::vector<Entry> heap_;
-  std::vector<std::uint32_t> position_;  // by id: index in heap_, or kAbsent
+  std::vector<std::uint32_t> position_;  // by slot: index in heap_, or kAbsent
+};
+
+template <std::integral Id>
+struct IndexedHeapEntry {
+  double time;
+  Id id;
+  // A label the owner keeps with the event (FluidModel: which phase of
+  // the transfer ends); it plays no part in the order. It fits in the
+  // entry's padding: no table of its own to look up.
+  std::uint8_t tag = 0;
+};
+
+template <std::integral Id>
+struct ByTimeThenId {
+  static std::size_t slot(const IndexedHeapEntry<Id>& e) {
+    if constexpr (std::signed_integral<Id>) assert(e.id >= 0);
+    return static_cast<std::size_t>(e.id);
+  }
+  static bool before(const IndexedHeapEntry<Id>& a, const IndexedHeapEntry<Id>& b) {
+    return a.time < b.time || (a.time == b.time && a.id < b.id);
+  }
+};
+
+template <std::integral Id>
+class IndexedHeap {
+ public:
+  using Entry = IndexedHeapEntry<Id>;
+
+  bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
+  // The earliest event (ties: the smallest id). Requires !empty().
+  const Entry& top() const { return heap_.top(); }
+  bool contains(Id id) const { return heap_.contains(slot_of(id)); }
+  // Requires contains(id).
+  double time_of(Id id) const { return heap_.at(slot_of(id)).time; }
+  // Inserts the event of `id` at `time`, or moves it there.
+  void set(Id id, double time, std::uint8_t tag = 0) { heap_.set(Entry{time, id, tag}); }
+  // Removes the earliest event. Requires !empty().
+  void pop() { heap_.pop(); }
+  // Removes the event of `id`, if it has one.
+  void erase(Id id) { heap_.erase(slot_of(id)); }
+
+ private:
+  static std::size_t slot_of(Id id) { return ByTimeThenId<Id>::slot(Entry{0, id}); }
+  SlotHeap<Entry, ByTimeThenId<Id>> heap_;
 };
 
 }  // namespace contend

@@ -54,16 +54,16 @@ class TimerQueue {
   // The earliest timer (ties: the smallest id). Requires !empty().
   Timer top() const {
     if (fronts_.empty()) return from_general();
-    const Timer lane = fronts_.front().timer();
+    const Timer lane = fronts_.top().timer();
     if (general_.empty()) return lane;
     const Timer general = from_general();
     return before(general, lane) ? general : lane;
   }
   // Removes the earliest timer. Requires !empty().
   void pop() {
-    if (!fronts_.empty() && (general_.empty() || before(fronts_.front().timer(), from_general()))) {
+    if (!fronts_.empty() && (general_.empty() || before(fronts_.top().timer(), from_general()))) {
       // The id's state still names the entry: set() sees it popped (behind the lane's front).
-      const Lane lane = fronts_.front().lane;
+      const Lane lane = fronts_.top().lane;
       lanes_[lane].pop_front();
       front_changed(lane);
     } else {
@@ -93,10 +93,7 @@ class TimerQueue {
     }
     if (lane == kAnyLane) lane = sorted_lane_for({time, id, tag});
     if (lane < kMaxLanes) {
-      if (lane >= lanes_.size()) {
-        lanes_.resize(static_cast<std::size_t>(lane) + 1);
-        position_.resize(lanes_.size(), kAbsent);
-      }
+      if (lane >= lanes_.size()) lanes_.resize(static_cast<std::size_t>(lane) + 1);
       Fifo& fifo = lanes_[lane];
       if (fifo.empty() || before(back_of(lane), Timer{time, id, tag})) {
         state.lane = lane;
@@ -156,8 +153,6 @@ class TimerQueue {
     std::size_t head_ = 0;
     std::uint64_t first_ = 0;  // the sequence of entries_[0]
   };
-  static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
-  static constexpr std::size_t kArity = 4;
 
   static std::size_t slot(TransferId id) { return static_cast<std::size_t>(id); }
   static bool before(const Timer& a, const Timer& b) { return a.time < b.time || (a.time == b.time && a.id < b.id); }
@@ -175,10 +170,7 @@ class TimerQueue {
   // a few interleaved sorted sequences fill as many lanes), else an empty
   // one, else none.
   Lane sorted_lane_for(const Timer& timer) {
-    if (lanes_.size() < kSortedLanes) {
-      lanes_.resize(kSortedLanes);
-      position_.resize(kSortedLanes, kAbsent);
-    }
+    if (lanes_.size() < kSortedLanes) lanes_.resize(kSortedLanes);
     Lane best = kNoLane, empty = kNoLane;
     for (Lane lane = 0; lane < kSortedLanes; ++lane) {
       if (lanes_[lane].empty()) {
@@ -208,28 +200,19 @@ class TimerQueue {
   void front_changed(Lane lane) {
     Fifo& fifo = lanes_[lane];
     while (!fifo.empty() && fifo.front().dead) fifo.pop_front();
-    const std::uint32_t position = position_[lane];
     if (fifo.empty()) {
-      if (position != kAbsent) erase_front_at(position);
-      return;
-    }
-    const Front front{fifo.front().time, fifo.front().id, lane, fifo.front().tag};
-    if (position == kAbsent) {
-      fronts_.push_back(front);
-      sift_up(fronts_.size() - 1);
+      fronts_.erase(lane);
     } else {
-      // A FIFO's next front comes later: it can only sink.
-      fronts_[position] = front;
-      sift_down(position);
+      fronts_.set(Front{fifo.front().time, fifo.front().id, lane, fifo.front().tag});
     }
   }
 
-  // The lanes' fronts carry their (time, id): comparing two lanes reads no FIFO.
-  // (Its own sifts, as IndexedHeap's: that one breaks ties by its ids, here
-  // the lanes, where the fronts must tie by transfer id. A std heap, which
-  // cannot move one lane's entry, lost the gain: checking the next top's
-  // front for a moved timer read one more lane per pop.)
-  // (With the tag: the earliest timer is read from fronts_ alone.)
+  // The lanes' fronts carry their (time, id) and tag: comparing two lanes,
+  // or reading the earliest timer, reads no FIFO. They sit in a SlotHeap by
+  // lane, ordered by (time, transfer id) (IndexedHeap, which ties by its
+  // slot, would tie by lane). A std heap, which cannot move one lane's
+  // entry, lost the gain: checking the next top's front for a moved timer
+  // read one more lane per pop.
   struct Front {
     double time;
     TransferId id;
@@ -237,54 +220,14 @@ class TimerQueue {
     Lane tag : 8;
     Timer timer() const { return {time, id, static_cast<std::uint8_t>(tag)}; }
   };
-  static bool front_before(const Front& a, const Front& b) {
-    return a.time < b.time || (a.time == b.time && a.id < b.id);
-  }
-  void place(std::size_t i, const Front& f) {
-    fronts_[i] = f;
-    position_[f.lane] = static_cast<std::uint32_t>(i);
-  }
-  void sift_up(std::size_t i) {
-    const Front f = fronts_[i];
-    while (i > 0) {
-      const std::size_t parent = (i - 1) / kArity;
-      if (!front_before(f, fronts_[parent])) break;
-      place(i, fronts_[parent]);
-      i = parent;
-    }
-    place(i, f);
-  }
-  void sift_down(std::size_t i) {
-    const Front f = fronts_[i];
-    const std::size_t n = fronts_.size();
-    while (true) {
-      const std::size_t first = kArity * i + 1;
-      if (first >= n) break;
-      std::size_t child = first;
-      const std::size_t end = std::min(first + kArity, n);
-      for (std::size_t c = first + 1; c < end; ++c) {
-        if (front_before(fronts_[c], fronts_[child])) child = c;
-      }
-      if (!front_before(fronts_[child], f)) break;
-      place(i, fronts_[child]);
-      i = child;
-    }
-    place(i, f);
-  }
-  void erase_front_at(std::uint32_t i) {
-    position_[fronts_[i].lane] = kAbsent;
-    const Front last = fronts_.back();
-    fronts_.pop_back();
-    if (i == fronts_.size()) return;
-    place(i, last);
-    sift_up(i);
-    sift_down(position_[last.lane]);
-  }
+  struct ByFrontTime {
+    static std::size_t slot(const Front& f) { return f.lane; }
+    static bool before(const Front& a, const Front& b) { return a.time < b.time || (a.time == b.time && a.id < b.id); }
+  };
 
   IndexedHeap<TransferId> general_;
   std::vector<Fifo> lanes_;
-  std::vector<std::uint32_t> position_;  // by lane: its index in fronts_, or kAbsent when empty
-  std::vector<Front> fronts_;            // a 4-ary min-heap of the non-empty lanes' fronts, by (time, id)
+  SlotHeap<Front, ByFrontTime> fronts_;  // the non-empty lanes' fronts, by (time, id)
   std::vector<State> state_;             // by transfer id
 };
 
