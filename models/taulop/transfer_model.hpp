@@ -44,14 +44,13 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <unordered_map>
 #include <vector>
 
+#include "models/taulop/member_queue.hpp"
 #include "models/taulop/pair_index.hpp"
 #include "models/taulop/parameters.hpp"
 #include "sim/engine/indexed_heap.hpp"
-#include "sim/engine/queue_contents.hpp"
 
 namespace contend::taulop {
 
@@ -102,10 +101,10 @@ class TransferModel {
   template <class F>
   void for_each_moving(F f) const {
     for (const Pool& pool : pools_) {
-      for (const auto& member : queue_contents(pool.members)) {
+      pool.members.for_each([&](const Pool::Member& member) {
         const Flow& flow = flows_[member.id];
         f(member.id, flow.work[static_cast<std::size_t>(flow.step)], rate_of(pool));
-      }
+      });
     }
   }
   enum class ChannelInstance : std::uint8_t { kMemory, kNicOut, kNicIn };
@@ -164,7 +163,7 @@ class TransferModel {
     double nic_work_at = 0;  // network pools
     double rate = 0;         // memory pools
     double settled_at = 0;
-    std::priority_queue<Member, std::vector<Member>, std::greater<>> members;
+    MemberQueue<Member> members;
     int src_node = -1, dst_node = -1;  // network pools
     int slot_out = -1, slot_in = -1;   // network pools with members: index in the NICs' active lists
     int nic = -1;                      // network pools with members: the limiting NIC (index in nics_)
