@@ -460,6 +460,9 @@ void TransferModel::pool_event(int index, double time, std::vector<Completion>& 
   // overlapped with the pool's work by asking for it now.
   __builtin_prefetch(&flows_[id]);
   pool.members.pop();
+  // And the Flow of the member that ends next, the pool's new first (one
+  // pool event's work was not enough to hide the miss).
+  if (!pool.members.empty()) __builtin_prefetch(&flows_[pool.members.top().id]);
   forget_member(index, id);
   set_rate(index, time);
   report_concurrency(pool, index, time);
