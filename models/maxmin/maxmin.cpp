@@ -63,8 +63,8 @@ class MaxMinModel final : public CommunicationModel {
       : sink_(c.sink),
         recorder_(c.recorder),
         loads_(c.loads),
-        // Attribution names the link main's rounds name: one constraint per
-        // link then (max_min_system.hpp).
+        // Attribution names the link SimGrid's rounds name on a tie: one
+        // constraint per link then (max_min_system.hpp).
         system_(/*merge_links=*/c.recorder == nullptr),
         routes_(c.simgrid, c.mapping, system_),
         sharing_(sharing),
