@@ -10,6 +10,7 @@
 //
 // Plain data, no SimGrid: the model (flowcut.cpp) turns the first flow's
 // end into its delivery timer.
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -67,6 +68,7 @@ class alignas(64) SharedProgress {  // (the fields read at every end in one line
       return w;
     }
     static Member make(Work end, FlowId id) {
+      assert(end >= 0);  // the integer order holds for non-negative values only
       Member m{};
       end += 0.0L;  // (-0 as +0)
       std::memcpy(&m.significand, &end, sizeof m.significand);

@@ -34,6 +34,7 @@
 
 #include "models/loggops/loggops_parameters.hpp"
 #include "models/loggops/nic_schedule.hpp"
+#include "sim/core/platform.hpp"
 #include "sim/core/timeline_loads.hpp"
 #include "sim/core/units.hpp"
 #include "sim/engine/attribution_recorder.hpp"
@@ -120,7 +121,8 @@ class LogGopsModel final : public FluidModel {
 
  private:
   const LogGopsProtocol& protocol(const Transfer& t) const { return parameters_.protocol(t.level, t.eager); }
-  static constexpr std::uint32_t kProtocolSlots = 6;  // 3 levels x (eager, rendezvous)
+  // Every level x (eager, rendezvous).
+  static constexpr std::uint32_t kProtocolSlots = 2 * static_cast<std::uint32_t>(kAllLevels.size());
   static std::uint32_t protocol_slot(const Transfer& t) {
     return static_cast<std::uint32_t>(t.level) * 2 + (t.eager ? 0 : 1);
   }
@@ -189,8 +191,9 @@ class LogGopsModel final : public FluidModel {
   }
 
   LogGopsParameters parameters_;
-  std::vector<NicSchedule> nics_;                                          // per rank
-  mutable std::vector<std::array<const LogGopsOverheads*, 6>> overheads_;  // by datatype id, then level x range
+  std::vector<NicSchedule> nics_;  // per rank
+  // By datatype id, then level x range.
+  mutable std::vector<std::array<const LogGopsOverheads*, kProtocolSlots>> overheads_;
   static constexpr ResourceLoads::Id kUntracked = UINT32_MAX;
   std::vector<ResourceLoads::Id> nic_tracks_;  // by rank, with a timeline
   struct Injection {
