@@ -14,7 +14,7 @@ calibrate_fail() {
 }
 
 # The options every driver takes; sets `consumed` to the number of words
-# used (0: not one of them). Drivers keep their own loop for the rest.
+# used (0: not one of them).
 #   --platform FILE  --output FILE  --bin DIR  --hostfile FILE
 #   --launcher "COMMAND"  --local  -h|--help
 calibrate_common_option() {
@@ -28,6 +28,47 @@ calibrate_common_option() {
     --local) local=1; consumed=1 ;;
     -h|--help) calibrate_usage ;;
   esac
+}
+
+# A driver's command line: first sets the common options' defaults (empty;
+# --bin: the checkout's build/bin, from the driver's $root; --local off).
+# Then each word is a common option, or one of the driver's own, given as
+# the name of an associative array from option to the variable its value
+# goes to (an array variable collects every value given); the entry `--`,
+# where there is one, names the array that takes every word after `--`.
+# Anything else is an unknown option.
+calibrate_parse_options() {  # calibrate_parse_options OWN_OPTIONS "$@"
+  local -n calibrate_own=$1
+  shift
+  platform="" output="" bin=$root/build/bin hostfile="" launcher="" local=0
+  if [ -n "${calibrate_own[--]:-}" ]; then
+    local -n calibrate_rest=${calibrate_own[--]}
+    calibrate_rest=()
+  fi
+  while [ $# -gt 0 ]; do
+    calibrate_common_option "$@"
+    if [ "$consumed" -gt 0 ]; then shift "$consumed"; continue; fi
+    if [ -z "$1" ] || [ -z "${calibrate_own[$1]:-}" ]; then
+      echo "calibrate.sh: unknown option '$1'" >&2
+      calibrate_usage
+    elif [ "$1" = -- ]; then
+      shift
+      calibrate_rest=("$@")
+      return
+    fi
+    calibrate_set_option "${calibrate_own[$1]}" "$2"
+    shift 2
+  done
+}
+
+# VARIABLE=VALUE, or VALUE appended where VARIABLE is an array.
+calibrate_set_option() {  # calibrate_set_option VARIABLE VALUE
+  if [[ $(declare -p "$1" 2> /dev/null) == "declare -a"* ]]; then
+    local -n calibrate_list=$1
+    calibrate_list+=("$2")
+  else
+    printf -v "$1" '%s' "$2"
+  fi
 }
 
 # --platform is required; --output defaults to it (in place); the programs
@@ -61,6 +102,36 @@ calibrate_launch() {  # calibrate_launch HOSTFILE_ARRAY LOCAL_ARRAY
   else
     calibrate_fail "say where to run: --hostfile FILE, --launcher \"COMMAND\" or --local"
   fi
+}
+
+# The launch of the drivers that run one job per level and add -np and
+# --map-by to it themselves (multipair, transport): sets `launch` and `where`
+# (calibrate_launch: mpirun --hostfile FILE, or this machine's shared
+# memory), `levels` to all three unless given (--local: intra_socket), and
+# `binding` to mpirun's --bind-to words (none when $bind is empty).
+calibrate_per_level_launch() {
+  local on_hostfile=(mpirun --hostfile "$hostfile")
+  local on_this_machine=(mpirun --oversubscribe --mca btl "self,vader" --mca mpi_yield_when_idle 1)
+  calibrate_launch on_hostfile on_this_machine
+  if [ "$where" = local ]; then
+    levels=${levels:-intra_socket}
+  else
+    levels=${levels:-intra_socket inter_socket inter_node}
+  fi
+  binding=()
+  if [ -n "$bind" ]; then binding=(--bind-to "$bind"); fi
+}
+
+# Copies --platform to --output unless they are one file, then runs (and
+# says) `contend FIT_COMMAND RAW_FILES... --platform OUTPUT [--fits FITS]`.
+calibrate_fit_output() {  # calibrate_fit_output FIT_COMMAND RAW_FILES...
+  if [ "$output" != "$platform" ]; then
+    cp "$platform" "$output"
+  fi
+  local fit=("$bin/contend" "$@" --platform "$output")
+  if [ -n "$fits" ]; then fit+=(--fits "$fits"); fi
+  echo "calibrate.sh: ${fit[*]}"
+  "${fit[@]}"
 }
 
 # The start of every test-pipeline.sh: `test-pipeline.sh BUILD_DIR SOURCE_DIR`;

@@ -21,20 +21,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 source "$root/calibrate/common/lib.sh"
-platform="" output="" raw=flowcut-raw.csv cuts="" bytes=8000000 repetitions=5 bin=$root/build/bin
-hostfile="" launcher="" local=0 extra=()
-while [ $# -gt 0 ]; do
-  calibrate_common_option "$@"
-  if [ "$consumed" -gt 0 ]; then shift "$consumed"; continue; fi
-  case $1 in
-    --raw) raw=$2; shift 2 ;;
-    --cuts) cuts=$2; shift 2 ;;
-    --bytes) bytes=$2; shift 2 ;;
-    --repetitions) repetitions=$2; shift 2 ;;
-    --) shift; extra=("$@"); break ;;
-    *) echo "calibrate.sh: unknown option '$1'" >&2; calibrate_usage ;;
-  esac
-done
+raw=flowcut-raw.csv cuts="" bytes=8000000 repetitions=5
+declare -A options=([--raw]=raw [--cuts]=cuts [--bytes]=bytes [--repetitions]=repetitions [--]=extra)
+calibrate_parse_options options "$@"
 calibrate_check flowcut_bench contend
 on_hostfile=(mpirun -np 6 --hostfile "$hostfile" --map-by node)
 on_this_machine=(mpirun -np 6 --oversubscribe --bind-to none --mca btl tcp,self --mca btl_tcp_if_include lo

@@ -32,40 +32,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 source "$root/calibrate/common/lib.sh"
-platform="" output="" levels="" n_values="1 2 4 8" raw=multipair-raw fits="" bin=$root/build/bin
-min_size=64KiB max_size=1MiB factor=2 repeats=4 samples=5 warmup=1 sync=barrier bind=core
-hostfile="" launcher="" local=0 extra=()
-while [ $# -gt 0 ]; do
-  calibrate_common_option "$@"
-  if [ "$consumed" -gt 0 ]; then shift "$consumed"; continue; fi
-  case $1 in
-    --levels) levels=$2; shift 2 ;;
-    --n) n_values=$2; shift 2 ;;
-    --raw-dir) raw=$2; shift 2 ;;
-    --fits) fits=$2; shift 2 ;;
-    --min-size) min_size=$2; shift 2 ;;
-    --max-size) max_size=$2; shift 2 ;;
-    --factor) factor=$2; shift 2 ;;
-    --repeats) repeats=$2; shift 2 ;;
-    --samples) samples=$2; shift 2 ;;
-    --warmup) warmup=$2; shift 2 ;;
-    --sync) sync=$2; shift 2 ;;
-    --bind-to) bind=$2; shift 2 ;;
-    --) shift; extra=("$@"); break ;;
-    *) echo "calibrate.sh: unknown option '$1'" >&2; calibrate_usage ;;
-  esac
-done
+levels="" n_values="1 2 4 8" raw=multipair-raw fits="" min_size=64KiB max_size=1MiB factor=2 repeats=4 samples=5
+warmup=1 sync=barrier bind=core
+declare -A options=([--levels]=levels [--n]=n_values [--raw-dir]=raw [--fits]=fits [--min-size]=min_size
+                    [--max-size]=max_size [--factor]=factor [--repeats]=repeats [--samples]=samples
+                    [--warmup]=warmup [--sync]=sync [--bind-to]=bind [--]=extra)
+calibrate_parse_options options "$@"
 calibrate_check multipair_bench contend
-on_hostfile=(mpirun --hostfile "$hostfile")
-on_this_machine=(mpirun --oversubscribe --mca btl "self,vader" --mca mpi_yield_when_idle 1)
-calibrate_launch on_hostfile on_this_machine
-if [ "$where" = local ]; then
-  levels=${levels:-intra_socket}
-else
-  levels=${levels:-intra_socket inter_socket inter_node}
-fi
-binding=()
-[ -n "$bind" ] && binding=(--bind-to "$bind")
+calibrate_per_level_launch
 
 # N = 1 first (fit-multipair needs the series to start at BW_SP), each N once.
 n_list=$( (echo 1; for n in $n_values; do echo "$n"; done) | sort -n -u)
@@ -117,10 +91,4 @@ for level in $levels; do
   esac
 done
 
-if [ "$output" != "$platform" ]; then
-  cp "$platform" "$output"
-fi
-fit=("$bin/contend" fit-multipair "${files[@]}" --platform "$output")
-[ -n "$fits" ] && fit+=(--fits "$fits")
-echo "calibrate.sh: ${fit[*]}"
-"${fit[@]}"
+calibrate_fit_output fit-multipair "${files[@]}"

@@ -32,29 +32,12 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 source "$root/calibrate/common/lib.sh"
-platform="" level="" section="" raw=netgauge-raw.csv fits="" sizes="" bin=$root/build/bin
-min_size=1 max_size=1MiB repetitions=15 delay=auto iterations=100 switch=auto
-datatypes=(contiguous) hostfile="" launcher="" local=0 extra=()
-while [ $# -gt 0 ]; do
-  calibrate_common_option "$@"
-  if [ "$consumed" -gt 0 ]; then shift "$consumed"; continue; fi
-  case $1 in
-    --level) level=$2; shift 2 ;;
-    --section) section=$2; shift 2 ;;
-    --raw) raw=$2; shift 2 ;;
-    --fits) fits=$2; shift 2 ;;
-    --sizes) sizes=$2; shift 2 ;;
-    --datatype) [ "$2" = contiguous ] || datatypes+=("$2"); shift 2 ;;
-    --min-size) min_size=$2; shift 2 ;;
-    --max-size) max_size=$2; shift 2 ;;
-    --repetitions) repetitions=$2; shift 2 ;;
-    --delay) delay=$2; shift 2 ;;
-    --pingpong-iterations) iterations=$2; shift 2 ;;
-    --switch) switch=$2; shift 2 ;;
-    --) shift; extra=("$@"); break ;;
-    *) echo "calibrate.sh: unknown option '$1'" >&2; calibrate_usage ;;
-  esac
-done
+level="" section="" raw=netgauge-raw.csv fits="" sizes="" min_size=1 max_size=1MiB repetitions=15 delay=auto
+iterations=100 switch=auto datatypes=()
+declare -A options=([--level]=level [--section]=section [--raw]=raw [--fits]=fits [--sizes]=sizes
+                    [--datatype]=datatypes [--min-size]=min_size [--max-size]=max_size [--repetitions]=repetitions
+                    [--delay]=delay [--pingpong-iterations]=iterations [--switch]=switch [--]=extra)
+calibrate_parse_options options "$@"
 calibrate_check netgauge_bench contend
 on_hostfile=(mpirun -np 2 --hostfile "$hostfile" --map-by node)
 on_this_machine=(mpirun -np 2 --mca btl self,vader)
@@ -66,8 +49,9 @@ esac
 [ -n "$level" ] || calibrate_fail "--level is required with --launcher"
 
 bench=("$bin/netgauge_bench" --level "$level" --min-size "$min_size" --max-size "$max_size" --repetitions "$repetitions" --delay "$delay"
-       --pingpong-iterations "$iterations" -o "$raw")
-for t in "${datatypes[@]}"; do bench+=(--datatype "$t"); done
+       --pingpong-iterations "$iterations" -o "$raw" --datatype contiguous)
+# contiguous is always measured, first.
+for t in "${datatypes[@]}"; do [ "$t" = contiguous ] || bench+=(--datatype "$t"); done
 echo "calibrate.sh: ${launch[*]} ${extra[*]} ${bench[*]}"
 "${launch[@]}" "${extra[@]}" "${bench[@]}"
 [ "$output" = "$platform" ] || cp "$platform" "$output"

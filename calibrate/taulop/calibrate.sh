@@ -28,30 +28,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 source "$root/calibrate/common/lib.sh"
-platform="" output="" raw=taulop-raw segment=8KiB min_size=16KiB max_size=4MiB fanout=4
+raw=taulop-raw segment=8KiB min_size=16KiB max_size=4MiB fanout=4
 algorithms="linear chain kchain split_binary binary binomial" procs="" nbft_procs="" samples=10 calls=100 q=""
-bin=$root/build/bin hostfile="" launcher="" shm_launcher="" net_launcher="" local=0 ranks=4
-while [ $# -gt 0 ]; do
-  calibrate_common_option "$@"
-  if [ "$consumed" -gt 0 ]; then shift "$consumed"; continue; fi
-  case $1 in
-    --raw-dir) raw=$2; shift 2 ;;
-    --segment) segment=$2; shift 2 ;;
-    --min-size) min_size=$2; shift 2 ;;
-    --max-size) max_size=$2; shift 2 ;;
-    --fanout) fanout=$2; shift 2 ;;
-    --algorithms) algorithms=$2; shift 2 ;;
-    --procs) procs=$2; shift 2 ;;
-    --nbft-procs) nbft_procs=$2; shift 2 ;;
-    --samples) samples=$2; shift 2 ;;
-    --calls) calls=$2; shift 2 ;;
-    --q) q=$2; shift 2 ;;
-    --shm-launcher) shm_launcher=$2; shift 2 ;;
-    --net-launcher) net_launcher=$2; shift 2 ;;
-    --ranks) ranks=$2; shift 2 ;;
-    *) echo "calibrate.sh: unknown option '$1'" >&2; calibrate_usage ;;
-  esac
-done
+shm_launcher="" net_launcher="" ranks=4
+declare -A options=([--raw-dir]=raw [--segment]=segment [--min-size]=min_size [--max-size]=max_size
+                    [--fanout]=fanout [--algorithms]=algorithms [--procs]=procs [--nbft-procs]=nbft_procs
+                    [--samples]=samples [--calls]=calls [--q]=q [--shm-launcher]=shm_launcher
+                    [--net-launcher]=net_launcher [--ranks]=ranks)
+calibrate_parse_options options "$@"
 calibrate_check taulop_bench contend
 [ -z "$hostfile" ] || calibrate_fail "--hostfile: give the launch prefixes (--launcher, --shm-launcher, --net-launcher)"
 

@@ -21,14 +21,11 @@
 namespace contend::cli {
 namespace {
 
-struct FitOptions {
-  std::vector<std::string> raw;
-  PlatformRewrite rewrite;
+struct FitOptions : RawFitOptions {
   std::string level = "intra_socket";
   std::string section;
   std::string switch_choice = "auto";
   std::string statistic = "median";
-  std::string fits;
   std::string sizes;
 };
 

@@ -16,12 +16,6 @@
 namespace contend::cli {
 namespace {
 
-struct FitOptions {
-  std::vector<std::string> raw;
-  PlatformRewrite rewrite;
-  std::string fits;
-};
-
 void print_fits(const std::map<Level, calibrate::LevelFit>& fits) {
   for (const auto& [level, fit] : fits) {
     fmt::print("{}: tau {} (intercept at N = {}{})\n", level_name(level), units::format_duration(fit.tau), fit.tau_n,
@@ -35,15 +29,15 @@ void print_fits(const std::map<Level, calibrate::LevelFit>& fits) {
   }
 }
 
-int run_fit(const FitOptions& o) {
+int run_fit(const RawFitOptions& o) {
   const auto data = calibrate::read_multipair_csvs(o.raw);
   const auto fits = calibrate::fit_multipair(data.samples);
   print_fits(fits);
-  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::fits_csv(fits); });
   const std::string& platform = o.rewrite.platform;
-  if (platform.empty()) return 0;
-  const std::string updated = calibrate::update_platform_levels(read_text(platform), platform, fits, data.sources);
-  if (!write_platform_rewrite(o.rewrite, updated)) return 0;
+  const auto update = [&] {
+    return calibrate::update_platform_levels(read_text(platform), platform, fits, data.sources);
+  };
+  if (!write_fit_results(o, calibrate::fits_csv(fits), update)) return 0;
   std::vector<std::string> levels;
   for (const auto& [level, fit] : fits) levels.emplace_back(level_name(level));
   fmt::print("updated levels {} of {}\n", join(levels), o.rewrite.target());
@@ -53,14 +47,15 @@ int run_fit(const FitOptions& o) {
 }  // namespace
 
 Action add_fit_multipair_command(CLI::App& app) {
-  auto o = std::make_shared<FitOptions>();
+  auto o = std::make_shared<RawFitOptions>();
   auto* cmd = app.add_subcommand(
       "fit-multipair", "Fit tau and BW_MP(N) from multipair_bench CSVs (Thune Algorithm 1) into a platform file");
-  cmd->add_option("raw", o->raw, "Raw CSVs written by multipair_bench (one or more levels)")->required();
-  add_platform_rewrite_options(*cmd, o->rewrite, "fitted levels are", false);
-  cmd->add_option(
-      "--fits", o->fits,
-      "Write the fitted lines as CSV (level,N,P,direction,...,bandwidth,r_squared,tau; '-': standard output)");
+  add_raw_fit_options(
+      *cmd, *o,
+      {.raw = "Raw CSVs written by multipair_bench (one or more levels)",
+       .rewritten = "fitted levels are",
+       .fits =
+           "Write the fitted lines as CSV (level,N,P,direction,...,bandwidth,r_squared,tau; '-': standard output)"});
   set_example(*cmd,
               {"contend fit-multipair tests/data/multipair/two-levels.csv --platform tests/data/multipair/small.yaml "
                "--dry-run"});

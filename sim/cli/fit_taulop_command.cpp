@@ -19,10 +19,7 @@
 namespace contend::cli {
 namespace {
 
-struct FitOptions {
-  std::vector<std::string> raw;
-  PlatformRewrite rewrite;
-  std::string fits;
+struct FitOptions : RawFitOptions {
   std::optional<double> q;
   bool literal_eq18 = false;
   bool relative = false;
@@ -60,13 +57,16 @@ int run_fit(const FitOptions& o) {
   options.relative = o.relative;
   const auto c = calibrate::fit_taulop(calibrate::read_taulop_csvs(o.raw), options);
   print_calibration(c);
-  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::fits_csv(c); });
   const std::string& platform = o.rewrite.platform;
-  if (platform.empty()) return 0;
-  const std::string source = "contend fit-taulop from " + file_names(o.raw) +
-                             (o.literal_eq18 ? ", eq. 18 as printed" : "") + (o.relative ? ", relative residuals" : "");
-  const std::string updated = calibrate::update_platform_taulop(read_text(platform), platform, c, source);
-  if (write_platform_rewrite(o.rewrite, updated)) fmt::print("wrote models.taulop into {}\n", o.rewrite.target());
+  const auto update = [&] {
+    const std::string source = "contend fit-taulop from " + file_names(o.raw) +
+                               (o.literal_eq18 ? ", eq. 18 as printed" : "") +
+                               (o.relative ? ", relative residuals" : "");
+    return calibrate::update_platform_taulop(read_text(platform), platform, c, source);
+  };
+  if (write_fit_results(o, calibrate::fits_csv(c), update)) {
+    fmt::print("wrote models.taulop into {}\n", o.rewrite.target());
+  }
   return 0;
 }
 
@@ -77,10 +77,11 @@ Action add_fit_taulop_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "fit-taulop",
       "Fit gamma, Q and per-algorithm tau-Lop parameters (Nuriyev Sec. 5) from taulop_bench CSVs into a platform file");
-  cmd->add_option("raw", o->raw, "Raw CSVs written by taulop_bench (NBFT and bcast_gather experiments)")->required();
-  add_platform_rewrite_options(*cmd, o->rewrite, "models.taulop section is", false);
-  cmd->add_option("--fits", o->fits,
-                  "Write every equation (lambda, measured, predicted, Huber weight) as CSV ('-': standard output)");
+  add_raw_fit_options(
+      *cmd, *o,
+      {.raw = "Raw CSVs written by taulop_bench (NBFT and bcast_gather experiments)",
+       .rewritten = "models.taulop section is",
+       .fits = "Write every equation (lambda, measured, predicted, Huber weight) as CSV ('-': standard output)"});
   cmd->add_option("--q", o->q, "Q(m_s) when no network NBFT was measured (eq. 15 otherwise)")
       ->check(finite_number())
       ->check(CLI::PositiveNumber);

@@ -16,12 +16,6 @@
 namespace contend::cli {
 namespace {
 
-struct FitOptions {
-  std::vector<std::string> raw;
-  PlatformRewrite rewrite;
-  std::string fits;
-};
-
 void print_fits(const std::map<Level, calibrate::TransportFit>& fits) {
   for (const auto& [level, fit] : fits) {
     fmt::print("{}: transport_buffer {}{} (spread {} .. {} over {} size{}), bw_eff {}, latency {}\n", level_name(level),
@@ -39,7 +33,7 @@ void print_fits(const std::map<Level, calibrate::TransportFit>& fits) {
   }
 }
 
-int run_fit(const FitOptions& o) {
+int run_fit(const RawFitOptions& o) {
   const auto data = calibrate::read_transport_csvs(o.raw);
   const auto fits = calibrate::fit_transport(data.samples);
   // The update is made (and may fail) before anything is printed. The input is
@@ -50,9 +44,7 @@ int run_fit(const FitOptions& o) {
   const std::string updated =
       platform.empty() ? "" : calibrate::update_platform_transport(read_text(platform), platform, fits, data.sources);
   print_fits(fits);
-  if (!o.fits.empty())
-    write_file_atomically(o.fits, [&](std::ostream& out) { out << calibrate::transport_fits_csv(fits); });
-  if (platform.empty() || !write_platform_rewrite(o.rewrite, updated)) return 0;
+  if (!write_fit_results(o, calibrate::transport_fits_csv(fits), [&] { return updated; })) return 0;
   std::vector<std::string> levels;
   for (const auto& [level, fit] : fits) levels.emplace_back(level_name(level));
   fmt::print("updated levels.{{{}}}.transport_buffer of {}\n", join(levels), o.rewrite.target());
@@ -62,15 +54,16 @@ int run_fit(const FitOptions& o) {
 }  // namespace
 
 Action add_fit_transport_command(CLI::App& app) {
-  auto o = std::make_shared<FitOptions>();
+  auto o = std::make_shared<RawFitOptions>();
   auto* cmd = app.add_subcommand(
       "fit-transport",
       "Fit the bytes the transport buffers (send against receive completion, transport_bench CSVs) into a platform");
-  cmd->add_option("raw", o->raw, "Raw CSVs written by transport_bench (one or more levels)")->required();
-  add_platform_rewrite_options(*cmd, o->rewrite, "levels' transport_buffer keys are", false);
-  cmd->add_option("--fits", o->fits,
-                  "Write the per-size estimates as CSV (level,size,samples,send_s,recv_s,undelivered_bytes,"
-                  "informative; '-': standard output)");
+  add_raw_fit_options(
+      *cmd, *o,
+      {.raw = "Raw CSVs written by transport_bench (one or more levels)",
+       .rewritten = "levels' transport_buffer keys are",
+       .fits = "Write the per-size estimates as CSV (level,size,samples,send_s,recv_s,undelivered_bytes,"
+               "informative; '-': standard output)"});
   set_example(*cmd, {"contend fit-transport tests/data/transport/two-levels.csv --platform "
                      "tests/data/transport/small.yaml --dry-run"});
   return [o] { return run_fit(*o); };

@@ -35,4 +35,16 @@ bool write_platform_rewrite(const PlatformRewrite& o, const std::string& updated
   return write_rewritten_text(o, updated);
 }
 
+void add_raw_fit_options(CLI::App& cmd, RawFitOptions& o, const RawFitHelp& help) {
+  cmd.add_option("raw", o.raw, help.raw)->required();
+  add_platform_rewrite_options(cmd, o.rewrite, help.rewritten, false);
+  cmd.add_option("--fits", o.fits, help.fits);
+}
+
+bool write_fit_results(const RawFitOptions& o, const std::string& fits_csv,
+                       const std::function<std::string()>& updated_platform) {
+  if (!o.fits.empty()) write_file_atomically(o.fits, [&](std::ostream& out) { out << fits_csv; });
+  return !o.rewrite.platform.empty() && write_platform_rewrite(o.rewrite, updated_platform());
+}
+
 }  // namespace contend::cli
