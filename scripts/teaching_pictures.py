@@ -30,7 +30,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EPYC = "platforms/epyc-rome-2node.yaml"
-TESTBED = "platforms/testbed.yaml"
+# The lessons' frozen copy of the testbed platform, which `make validate` recalibrates.
+TESTBED = "tests/data/platforms/testbed-frozen.yaml"
 GIGAETH = "platforms/martinasso-gigaeth-lam.yaml"
 LATENCY_COLOUR = "#bbbbbb"
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#e377c2"]

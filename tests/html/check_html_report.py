@@ -2,7 +2,8 @@
 """`contend simulate --html` in a real browser (docs/html-report.md).
 
 Writes the report of a shipped small case (16 ranks of every collective on
-platforms/testbed.yaml under the staircase model), then:
+tests/data/platforms/testbed-frozen.yaml, the calibrated testbed frozen, under
+the staircase model), then:
   - checks it is self-contained: no http(s) or protocol-relative src/href/url,
     no external script or style sheet;
   - loads it in headless Chromium (Debian's chromium) with console logging on:
@@ -51,7 +52,7 @@ if not chromium:
     fail("chromium not found (Debian's chromium: scripts/install-deps.sh installs it)")
 
 report = work / "report.html"
-case = ["--platform", "platforms/testbed.yaml", "--pattern", "traces/samples/collectives-16.pattern",
+case = ["--platform", "tests/data/platforms/testbed-frozen.yaml", "--pattern", "traces/samples/collectives-16.pattern",
         "--model", "staircase", "--oversubscribe", "--quiet"]
 subprocess.run([contend, "simulate", *case, "--html", str(report), "--per-rank", str(work / "ranks.csv"),
                 "--explain", str(work / "explain.csv"), "--timeline", str(work / "timeline.json")], cwd=src,
@@ -133,7 +134,7 @@ if drawn_rows != len(ranks):
 placements = {(r["node"], r["socket"], r["core"]) for r in ranks}
 if count(dom, 'class="core used"') != len(placements):
     fail(f"{count(dom, 'class=.core used.')} used cores drawn for {len(placements)} placements")
-# testbed.yaml: intra_socket and inter_node are tables, inter_socket is constant.
+# testbed-frozen.yaml: intra_socket and inter_node are tables, inter_socket is constant.
 # Operating points: the N of staircase groups in the attribution, and the
 # whole loads of staircase groups counted in flows or processes.
 socket_n = {int(m.group(1)) for i in intervals

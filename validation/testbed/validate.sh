@@ -6,7 +6,9 @@
 #
 #   validate.sh BUILD_DIR full    `make validate`: writes platforms/testbed.yaml
 #                                 and validation/results/ (held-out cases under
-#                                 validation/results/heldout/)
+#                                 validation/results/heldout/); never the tests'
+#                                 tests/data/platforms/testbed-frozen.yaml, so
+#                                 no test's expected output changes
 #   validate.sh BUILD_DIR quick   the CI version (ctest): its own namespace
 #                                 names and subnet, fewer sizes, workloads and
 #                                 repetitions, everything under BUILD_DIR/testbed-ci;

@@ -27,7 +27,7 @@ std::string loggops_section(const std::string& o_s, const std::string& O_s, cons
   return "  loggops:\n    default:\n      eager: " + range + "\n      rendezvous: " + range + "\n";
 }
 
-// The sections of flowcut and taulop (platforms/testbed.yaml's), and loggops'.
+// The sections of flowcut and taulop (tests/data/platforms/testbed-frozen.yaml's), and loggops'.
 std::string models_yaml(const std::string& loggops) {
   return "models:\n"
          "  flowcut:\n"

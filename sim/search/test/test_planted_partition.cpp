@@ -61,7 +61,11 @@ EvaluationSetup setup_for(const Platform& platform, const Pattern& pattern) {
   return setup;
 }
 
-Platform testbed() { return read_platform(std::string(CONTEND_SOURCE_DIR) + "/platforms/testbed.yaml"); }
+// The frozen copy of the calibrated testbed: recalibrating the shipped platform
+// must not move the search's outcome.
+Platform testbed() {
+  return read_platform(std::string(CONTEND_SOURCE_DIR) + "/tests/data/platforms/testbed-frozen.yaml");
+}
 
 }  // namespace
 
