@@ -20,6 +20,9 @@ calibrate_fail() {
 calibrate_common_option() {
   consumed=0
   case $1 in
+    --platform|--output|--bin|--hostfile|--launcher) calibrate_needs_value "$@" ;;
+  esac
+  case $1 in
     --platform) platform=$2; consumed=2 ;;
     --output) output=$2; consumed=2 ;;
     --bin) bin=$2; consumed=2 ;;
@@ -56,9 +59,15 @@ calibrate_parse_options() {  # calibrate_parse_options OWN_OPTIONS "$@"
       calibrate_rest=("$@")
       return
     fi
+    calibrate_needs_value "$@"
     calibrate_set_option "${calibrate_own[$1]}" "$2"
     shift 2
   done
+}
+
+# An option that takes a value is not the last word.
+calibrate_needs_value() {  # calibrate_needs_value OPTION [VALUE...]
+  [ $# -ge 2 ] || calibrate_fail "option '$1' needs a value"
 }
 
 # VARIABLE=VALUE, or VALUE appended where VARIABLE is an array.
