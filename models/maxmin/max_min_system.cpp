@@ -28,11 +28,13 @@ MaxMinSystem::LinkId MaxMinSystem::add_link(double bandwidth, Policy policy, std
   LinkState state;
   state.policy = policy;
   link_states_.push_back(state);
-  group_of_.push_back(static_cast<LinkId>(links_.size() - 1));
-  members_.emplace_back();
+  const auto l = static_cast<LinkId>(links_.size() - 1);
+  // Crossed by no class yet: a group of its own.
+  group_of_.push_back(l);
+  members_.push_back({l});
   nonlinear_members_.emplace_back();
-  groups_stale_ = true;
-  return static_cast<LinkId>(links_.size() - 1);
+  set_up_group(l);
+  return l;
 }
 
 double MaxMinSystem::alone_rate(VariableId v) const {
@@ -54,11 +56,13 @@ MaxMinSystem::VariableId MaxMinSystem::add_variable(std::vector<LinkId> links, d
   link_ids_.insert(link_ids_.end(), links.begin(), links.end());
   slots_.resize(link_ids_.size(), kNone);
   variables_.push_back(x);
-  groups_stale_ = true;
   usage_.push_back(0);
   visited_.push_back(0);
   flags_.push_back(0);
-  return static_cast<VariableId>(variables_.size() - 1);
+  const auto v = static_cast<VariableId>(variables_.size() - 1);
+  if (!groups_stale_ && !join_groups(v)) groups_stale_ = true;
+  for (LinkId l : links) links_[l].crossed = true;
+  return v;
 }
 
 void MaxMinSystem::mark_modified(LinkId l) {
@@ -334,15 +338,56 @@ void MaxMinSystem::group_links() {
   for (LinkId l = 0; l < links_.size(); ++l) members_[group_of_[l]].push_back(l);
   for (LinkId l = 0; l < links_.size(); ++l) set_up_group(l);
   constraint_ids_.clear();
-  for (Variable& x : variables_) {
-    x.first_constraint = static_cast<std::uint32_t>(constraint_ids_.size());
-    for (LinkId l : links_of(x)) {
-      const LinkId group = group_of_[l];
-      const auto begin = constraint_ids_.begin() + x.first_constraint;
-      if (std::find(begin, constraint_ids_.end(), group) == constraint_ids_.end()) constraint_ids_.push_back(group);
-    }
-    x.constraint_count = static_cast<std::uint32_t>(constraint_ids_.size()) - x.first_constraint;
+  for (Variable& x : variables_) append_constraints(x);
+}
+
+// The constraints of `x` at the end of constraint_ids_: its links' groups,
+// each once, in the order of its links.
+void MaxMinSystem::append_constraints(Variable& x) {
+  x.first_constraint = static_cast<std::uint32_t>(constraint_ids_.size());
+  for (LinkId l : links_of(x)) {
+    const LinkId group = group_of_[l];
+    const auto begin = constraint_ids_.begin() + x.first_constraint;
+    if (std::find(begin, constraint_ids_.end(), group) == constraint_ids_.end()) constraint_ids_.push_back(group);
   }
+  x.constraint_count = static_cast<std::uint32_t>(constraint_ids_.size()) - x.first_constraint;
+}
+
+// The new class `v` joins the grouping in O(its links) when no other class's
+// constraints change, exactly as group_links() would group them: each
+// group it crosses, it crosses whole (its links keep equal sets of
+// classes), and the mergeable links no class crossed before form one group
+// (of the classes {v}). A group it crosses in part splits: answers false,
+// and the next solve groups every link again. On a star every class crosses
+// its nodes' groups whole, so a run whose pairs start communicating one
+// after another regroups nothing (regrouping every link at each new class
+// made it quadratic in the classes).
+bool MaxMinSystem::join_groups(VariableId v) {
+  Variable& x = variables_[v];
+  const auto links = links_of(x);
+  std::vector<LinkId> fresh;
+  for (LinkId l : links) {
+    if (!merge_links_ || link_states_[l].policy == Policy::FatPipe) continue;  // a group of its own
+    if (!links_[l].crossed) {
+      fresh.push_back(l);
+      continue;
+    }
+    for (LinkId m : members_[group_of_[l]]) {
+      if (std::find(links.begin(), links.end(), m) == links.end()) return false;
+    }
+  }
+  if (fresh.size() > 1) {
+    std::sort(fresh.begin(), fresh.end());
+    const LinkId standing = fresh.front();
+    for (LinkId l : fresh) {
+      group_of_[l] = standing;
+      members_[l].clear();
+    }
+    members_[standing] = fresh;
+    set_up_group(standing);
+  }
+  append_constraints(x);
+  return true;
 }
 
 // BW_MP(n) of a NONLINEAR link crossed by n flows, computed again only when

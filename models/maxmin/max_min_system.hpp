@@ -99,6 +99,7 @@ class MaxMinSystem {
     std::function<double(int)> capacity;
     int flows = 0;              // SimGrid's concurrency: flows crossing it
     bool modified = false;      // in modified_links_
+    bool crossed = false;       // by a route class (added, with flows or not)
     int capacity_flows = -1;    // NONLINEAR: the n of capacity_value
     double capacity_value = 0;  // capacity(capacity_flows)
     // Of a link standing for its group (group_links()): the smallest
@@ -141,6 +142,8 @@ class MaxMinSystem {
     return {constraint_ids_.data() + x.first_constraint, x.constraint_count};
   }
   void group_links();
+  bool join_groups(VariableId v);
+  void append_constraints(Variable& x);
   void group_capacity(LinkId l);
   void set_up_group(LinkId l);
   void mark_modified(LinkId l);
@@ -173,7 +176,8 @@ class MaxMinSystem {
   // Links crossed by the same route classes (on a star, a node's link to
   // the switch and its NIC link) are one constraint of the solve, with the
   // smallest capacity of its links: the max-min values are the same, and
-  // the solve walks half the incidences. Regrouped when a class is added.
+  // the solve walks half the incidences. A new class joins the groups
+  // (join_groups()), or, if it splits one, every link is grouped again.
   std::vector<LinkId> group_of_;                        // by link: the link standing for its group
   std::vector<std::vector<LinkId>> members_;            // by standing link: its group, by link id
   std::vector<std::vector<LinkId>> nonlinear_members_;  // by standing link of a group: its NONLINEAR members

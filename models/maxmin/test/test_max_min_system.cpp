@@ -30,6 +30,41 @@ MaxMinSystem two_equal_links(bool merge_links) {
   return system;
 }
 
+// By node: an out link and an up link, a down link and an in link, with
+// capacities drawn from few values (ties), some out links NONLINEAR; and
+// one FATPIPE link (returned). The same `seed` gives the same links.
+struct Star {
+  std::vector<std::vector<MaxMinSystem::LinkId>> out, in;
+
+  MaxMinSystem::LinkId add_links(MaxMinSystem& system, int nodes, std::uint64_t seed) {
+    const double capacities[] = {1e9, 2e9, 1.25e9};
+    std::mt19937_64 same(seed);
+    out.assign(static_cast<std::size_t>(nodes), {});
+    in.assign(static_cast<std::size_t>(nodes), {});
+    for (int n = 0; n < nodes; ++n) {
+      for (int k = 0; k < 2; ++k) {
+        const double c = capacities[same() % 3];
+        const bool nonlinear = same() % 4 == 0;
+        out[n].push_back(nonlinear ? system.add_link(c, Policy::NonLinear, [c](int f) { return c * (1 + 1.0 / f); })
+                                   : system.add_link(c, Policy::Shared));
+      }
+      for (int k = 0; k < 2; ++k) in[n].push_back(system.add_link(capacities[same() % 3], Policy::Shared));
+    }
+    return system.add_link(1.5e9, Policy::FatPipe);
+  }
+};
+
+// Both systems agree on every variable's value (within 1e-9).
+void check_agree(const MaxMinSystem& merged, const MaxMinSystem& per_link, std::uint32_t variables, int trial,
+                 int step) {
+  for (MaxMinSystem::VariableId x = 0; x < variables; ++x) {
+    const double expected = per_link.value(x);
+    BOOST_TEST(std::abs(merged.value(x) - expected) <= 1e-9 * std::abs(expected),
+               "trial " << trial << " step " << step << " variable " << x << ": merged " << merged.value(x)
+                        << ", per link " << expected);
+  }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(maxmin_system)
@@ -75,32 +110,17 @@ BOOST_AUTO_TEST_CASE(merged_and_per_link_solves_agree_on_random_systems) {
   for (int trial = 0; trial < 200; ++trial) {
     MaxMinSystem merged(true), per_link(false);
     const int nodes = 2 + static_cast<int>(random() % 6);
-    std::uniform_int_distribution<int> capacity_pick(0, 2);
-    const double capacities[] = {1e9, 2e9, 1.25e9};
-    // By node: an out link and an up link, a down link and an in link.
-    std::vector<std::vector<MaxMinSystem::LinkId>> out(nodes), in(nodes);
+    Star star;
     for (auto* system : {&merged, &per_link}) {
-      std::mt19937_64 same(static_cast<std::uint64_t>(trial));
-      for (int n = 0; n < nodes; ++n) {
-        out[n].clear();
-        in[n].clear();
-        for (int k = 0; k < 2; ++k) {
-          const double c = capacities[same() % 3];
-          const bool nonlinear = same() % 4 == 0;
-          out[n].push_back(nonlinear ? system->add_link(c, Policy::NonLinear, [c](int f) { return c * (1 + 1.0 / f); })
-                                     : system->add_link(c, Policy::Shared));
-        }
-        for (int k = 0; k < 2; ++k) in[n].push_back(system->add_link(capacities[same() % 3], Policy::Shared));
-      }
-      const auto fat = system->add_link(1.5e9, Policy::FatPipe);
+      const auto fat = star.add_links(*system, nodes, static_cast<std::uint64_t>(trial));
       std::mt19937_64 routes(static_cast<std::uint64_t>(trial) + 1000);
       for (int from = 0; from < nodes; ++from) {
         for (int to = 0; to < nodes; ++to) {
           if (from == to) continue;
-          std::vector<MaxMinSystem::LinkId> links = {out[from][0], out[from][1]};
+          std::vector<MaxMinSystem::LinkId> links = {star.out[from][0], star.out[from][1]};
           if (routes() % 3 == 0) links.push_back(fat);
-          links.push_back(in[to][0]);
-          links.push_back(in[to][1]);
+          links.push_back(star.in[to][0]);
+          links.push_back(star.in[to][1]);
           const double penalty = 1e-6 * static_cast<double>(1 + routes() % 3);
           const double bound = routes() % 5 == 0 ? 0.3e9 : 0.0;
           system->add_variable(links, penalty, bound);
@@ -120,12 +140,49 @@ BOOST_AUTO_TEST_CASE(merged_and_per_link_solves_agree_on_random_systems) {
       }
       merged.solve();
       per_link.solve();
-      for (MaxMinSystem::VariableId x = 0; x < variables; ++x) {
-        const double expected = per_link.value(x);
-        BOOST_TEST(std::abs(merged.value(x) - expected) <= 1e-9 * std::abs(expected),
-                   "trial " << trial << " step " << step << " variable " << x << ": merged " << merged.value(x)
-                            << ", per link " << expected);
+      check_agree(merged, per_link, variables, trial, step);
+    }
+  }
+}
+
+// Property: route classes added one at a time between solves (as pairs
+// start to communicate), some crossing a node's out links in part (which
+// splits their group: every link is grouped again) or joining links no
+// class crossed yet (a new group): merged and per-link solves still agree
+// after every class and every solve.
+BOOST_AUTO_TEST_CASE(classes_added_between_solves_keep_merged_and_per_link_solves_equal) {
+  std::mt19937_64 random(1818);
+  for (int trial = 0; trial < 200; ++trial) {
+    MaxMinSystem merged(true), per_link(false);
+    const int nodes = 2 + static_cast<int>(random() % 6);
+    Star star;
+    MaxMinSystem::LinkId fat = 0;
+    for (auto* system : {&merged, &per_link}) fat = star.add_links(*system, nodes, static_cast<std::uint64_t>(trial));
+    std::uint32_t variables = 0;
+    for (int step = 0; step < 40; ++step) {
+      const int from = static_cast<int>(random() % static_cast<std::uint64_t>(nodes));
+      const int to = (from + 1 + static_cast<int>(random() % static_cast<std::uint64_t>(nodes - 1))) % nodes;
+      std::vector<MaxMinSystem::LinkId> links = {star.out[from][0]};
+      if (random() % 4 != 0) links.push_back(star.out[from][1]);  // else crosses its node's out links in part
+      if (random() % 3 == 0) links.push_back(fat);
+      links.push_back(star.in[to][0]);
+      if (random() % 4 != 0) links.push_back(star.in[to][1]);
+      const double penalty = 1e-6 * static_cast<double>(1 + random() % 3);
+      const double bound = random() % 5 == 0 ? 0.3e9 : 0.0;
+      const auto v = merged.add_variable(links, penalty, bound);
+      BOOST_TEST(per_link.add_variable(links, penalty, bound) == v);
+      variables = v + 1;
+      const int count = 1 + static_cast<int>(random() % 3);
+      merged.add_flows(v, count);
+      per_link.add_flows(v, count);
+      const auto w = static_cast<MaxMinSystem::VariableId>(random() % variables);
+      if (merged.flows(w) > 0 && random() % 3 == 0) {
+        merged.remove_flows(w, 1);
+        per_link.remove_flows(w, 1);
       }
+      merged.solve();
+      per_link.solve();
+      check_agree(merged, per_link, variables, trial, step);
     }
   }
 }
